@@ -1,0 +1,92 @@
+// sim/replay_input.h — ReplayInput: what the replay engine needs from a trace,
+// independent of the trace file format.
+//
+// The engine replays the application's *data generation* (when each chunk of
+// each GPU's output becomes ready, in a compute-only timeline) and adds a
+// transfer mechanism's own cost on top. Adapters build a ReplayInput from a
+// trace (sim/trace_adapter.h); tests build small ones by hand so every timing
+// is computable on paper.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace xferlab::sim {
+
+// Mechanism: how chunks reach the peers (the replayable subset of
+// traces::TransferMechanism plus the infinite-bandwidth limit).
+enum class Mechanism { kMemcpy, kInline, kPolling, kCdp, kHardware, kInfinite };
+
+inline constexpr Mechanism kAllMechanisms[] = {Mechanism::kMemcpy,   Mechanism::kInline,
+                                               Mechanism::kPolling,  Mechanism::kCdp,
+                                               Mechanism::kHardware, Mechanism::kInfinite};
+
+// mechanism_name: "memcpy", "inline", "polling", "cdp", "hardware", "infinite".
+const char* mechanism_name(Mechanism m);
+
+// parse_mechanism: inverse of mechanism_name (with a did-you-mean on error).
+Result<Mechanism> parse_mechanism(std::string_view text);
+
+// ChunkInput: one chunk of a kernel's output. Times are relative to the
+// kernel's begin, in the compute-only timeline.
+struct ChunkInput {
+  double first_write_ns = 0;  ///< earliest write into the chunk (first writer CTA begins).
+  double ready_ns = 0;        ///< last writer finished (counter reaches zero).
+  uint64_t size_bytes = 0;    ///< payload bytes to push to each destination.
+  uint32_t writers = 1;       ///< CTAs writing it = counter updates.
+  uint32_t store_bytes = 4;   ///< store granularity of the writers (inline wire traffic).
+};
+
+// KernelInput: one producer kernel on one GPU.
+struct KernelInput {
+  uint32_t gpu = 0;
+  double begin_ns = 0;     ///< relative to the iteration start.
+  double duration_ns = 0;  ///< compute-only duration.
+  uint64_t dest_mask = 0;  ///< destination GPUs (bit i = GPU i); 0 = every other GPU.
+  std::vector<ChunkInput> chunks;  ///< sorted by ready_ns.
+};
+
+// IterationInput: kernels running concurrently, closed by a global barrier
+// (every transfer of the iteration completes before the next one starts).
+struct IterationInput {
+  double gap_before_ns = 0;  ///< host time between the previous barrier and this start.
+  std::vector<KernelInput> kernels;
+};
+
+// Measured: what the trace itself measured, for comparison.
+struct Measured {
+  Mechanism mechanism = Mechanism::kMemcpy;
+  double end_to_end_ns = 0;      ///< first kernel begin to last transfer end.
+  double transfer_busy_ns = 0;   ///< union of measured transfer intervals (0 if unknown).
+  uint64_t payload_bytes = 0;    ///< bytes moved (0 if unknown).
+};
+
+// ReplayInput: the whole run.
+struct ReplayInput {
+  std::string name;   ///< for tables (trace file stem).
+  uint32_t num_gpus = 0;
+  std::vector<IterationInput> iterations;
+  std::optional<Measured> measured;
+  /// Kernel-only reference duration (no transfers, no agents), when the trace
+  /// recorded one; used to separate data generation from mechanism cost.
+  std::optional<double> kernel_only_ns;
+
+  // validate: non-empty, GPUs in range, chunk times inside their kernel,
+  // chunks sorted. Messages name the iteration/kernel/chunk.
+  Status validate() const;
+
+  // num_chunks: total chunks over all iterations and kernels.
+  uint64_t num_chunks() const;
+};
+
+// replicate_gpus: scale-out. Returns the input re-mapped onto `num_gpus` GPUs:
+// GPU g runs the kernel of source GPU (g mod n) of each iteration and pushes
+// its partition to every other GPU (dest_mask = all peers).
+ReplayInput replicate_gpus(const ReplayInput& input, uint32_t num_gpus);
+
+}  // namespace xferlab::sim

@@ -1,0 +1,50 @@
+// traces/generator.h — a small deterministic synthetic trace shaped like a
+// real PROACT producer-kernel run, for tests and demos (`xferlab trace
+// generate`).
+//
+// Per iteration: a host phase, a kernel launch / begin / end per GPU; CTAs run
+// in waves over the GPU's SMs, each writing one chunk (store granularity
+// 16 B); every CTA end decrements its chunk's data-ready counter; the counter
+// reaching zero triggers the chunk's transfer to the other GPUs with the
+// chosen mechanism (memcpy: a host thread observes a flag and issues the copy;
+// polling/cdp/inline/...: a GPU agent lane moves it; hardware_dma: the counter
+// unit triggers the DMA agent). Timings are jittered with the seed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/result.h"
+#include "traces/event.h"
+#include "traces/metadata.h"
+#include "traces/writer.h"
+
+namespace xferlab::traces {
+
+// GenerateOptions: the shape of the synthetic run.
+struct GenerateOptions {
+  uint32_t gpus = 2;         ///< 1..32 (transfer destinations are a 32-bit mask).
+  uint32_t chunks = 8;       ///< chunks per GPU per iteration.
+  uint32_t ctas = 64;        ///< CTAs per producer kernel (>= chunks).
+  uint32_t iterations = 2;
+  uint32_t sms = 16;         ///< SMs per GPU (CTAs run in waves of this size).
+  uint64_t chunk_bytes = 65536;
+  uint64_t seed = 1;
+  TransferMechanism mechanism = TransferMechanism::kPolling;
+
+  // validate: one-line error naming the bad option.
+  Status validate() const;
+};
+
+// generated_metadata: the metadata of the synthetic run (GPUs, kernels,
+// chunks, flags, phases, parameters, clock domains).
+Metadata generated_metadata(const GenerateOptions& options);
+
+// generate_events: append the synthetic run's events to an open writer.
+Status generate_events(const GenerateOptions& options, TraceWriter& writer);
+
+// generate_trace: write a complete synthetic trace to `path`.
+Status generate_trace(const std::string& path, const GenerateOptions& options,
+                      const WriterOptions& writer_options = {});
+
+}  // namespace xferlab::traces
