@@ -41,9 +41,9 @@ struct CounterUnitConfig {
   double init_counters_per_cycle = 4;   ///< counter initializations per cycle.
   int64_t trigger_latency_cycles = 10;  ///< zero detected -> DMA agent triggered.
   FullTablePolicy full_policy = FullTablePolicy::kSpill;
-  double spill_penalty_ns = 600;        ///< extra latency of an update to a spilled counter.
+  double spill_penalty_ns = 600;  ///< extra latency of an update to a spilled counter.
   CountMode count_mode = CountMode::kPerCta;
-  double per_byte_granule_bytes = 32;   ///< per-byte mode: bytes covered by one update.
+  double per_byte_granule_bytes = 32;  ///< per-byte mode: bytes covered by one update.
 
   Status validate() const;
   static std::span<const Param<CounterUnitConfig>> params();
@@ -51,12 +51,12 @@ struct CounterUnitConfig {
 
 // RegionPlacement: where a newly registered region's counters went.
 struct RegionPlacement {
-  int64_t region = -1;       ///< id for later calls.
-  int64_t counters = 0;      ///< ceil((bound - base) / chunk).
-  int64_t resident = 0;      ///< counters in the table.
-  int64_t spilled = 0;       ///< counters in memory (kSpill).
-  int64_t waiting = 0;       ///< counters that need free entries first (kStall); 0 = ready.
-  double init_ns = 0;        ///< time to initialize the resident + spilled counters.
+  int64_t region = -1;   ///< id for later calls.
+  int64_t counters = 0;  ///< ceil((bound - base) / chunk).
+  int64_t resident = 0;  ///< counters in the table.
+  int64_t spilled = 0;   ///< counters in memory (kSpill).
+  int64_t waiting = 0;   ///< counters that need free entries first (kStall); 0 = ready.
+  double init_ns = 0;    ///< time to initialize the resident + spilled counters.
 };
 
 // UpdateTiming: one counter update through the unit's queue.
@@ -116,8 +116,8 @@ class CounterUnit {
   CounterUnitConfig config_;
   std::vector<Region> regions_;
   int64_t free_entries_ = 0;
-  double server_free_ns_ = 0;        // when the update pipeline accepts the next update
-  std::vector<double> queue_ring_;   // completion-of-service times of the last queue_depth updates
+  double server_free_ns_ = 0;       // when the update pipeline accepts the next update
+  std::vector<double> queue_ring_;  // completion-of-service times of the last queue_depth updates
   size_t queue_head_ = 0;
 };
 

@@ -15,15 +15,15 @@
 namespace xferlab::hw_model {
 
 struct DmaAgentConfig {
-  int64_t channels = 4;                  ///< independent transfer engines.
-  int64_t outstanding_packets = 64;      ///< in-flight (unacknowledged) packets per channel.
-  double packet_bytes = 0;               ///< payload per emitted packet; 0 = link max payload.
-  double descriptor_bytes = 64;          ///< memory footprint of one descriptor.
-  double descriptor_fetch_ns = 500;      ///< trigger -> descriptor in the agent (memory read).
-  int64_t prefetched_descriptors = 16;   ///< descriptors held on chip (no fetch cost).
-  double initiation_ns = 100;            ///< descriptor -> first packet on the link.
-  double completion_signal_ns = 200;     ///< last ack -> completion flag/notification written.
-  double source_read_bw_bytes_per_s = 0; ///< local memory read rate of the agent; 0 = unlimited.
+  int64_t channels = 4;                   ///< independent transfer engines.
+  int64_t outstanding_packets = 64;       ///< in-flight (unacknowledged) packets per channel.
+  double packet_bytes = 0;                ///< payload per emitted packet; 0 = link max payload.
+  double descriptor_bytes = 64;           ///< memory footprint of one descriptor.
+  double descriptor_fetch_ns = 500;       ///< trigger -> descriptor in the agent (memory read).
+  int64_t prefetched_descriptors = 16;    ///< descriptors held on chip (no fetch cost).
+  double initiation_ns = 100;             ///< descriptor -> first packet on the link.
+  double completion_signal_ns = 200;      ///< last ack -> completion flag/notification written.
+  double source_read_bw_bytes_per_s = 0;  ///< local memory read rate of the agent; 0 = unlimited.
 
   Status validate() const;
   static std::span<const Param<DmaAgentConfig>> params();
@@ -33,11 +33,11 @@ struct DmaAgentConfig {
 // 2-D geometry sends `rows` rows of row_bytes, rows stride_bytes apart in the
 // source (each row is contiguous, rows are scattered on the link).
 struct Descriptor {
-  double row_bytes = 0;        ///< contiguous bytes per row (= size of a 1-D transfer).
-  int64_t rows = 1;            ///< rows (1 = 1-D).
-  double stride_bytes = 0;     ///< source distance between rows (≥ row_bytes; info only).
-  int64_t destinations = 1;    ///< peers receiving the same data (fan-out).
-  bool prefetched = true;      ///< descriptor already on chip (skip descriptor_fetch_ns).
+  double row_bytes = 0;      ///< contiguous bytes per row (= size of a 1-D transfer).
+  int64_t rows = 1;          ///< rows (1 = 1-D).
+  double stride_bytes = 0;   ///< source distance between rows (≥ row_bytes; info only).
+  int64_t destinations = 1;  ///< peers receiving the same data (fan-out).
+  bool prefetched = true;    ///< descriptor already on chip (skip descriptor_fetch_ns).
 
   double total_bytes() const { return row_bytes * static_cast<double>(rows); }
 };
@@ -55,11 +55,11 @@ const char* dma_bound_name(DmaBound bound);  ///< "link" | "outstanding" | "rate
 
 // DmaTiming: one descriptor from trigger to completion signal.
 struct DmaTiming {
-  double start_ns = 0;           ///< trigger -> first packet (fetch + initiation).
-  double data_ns = 0;            ///< first packet -> last byte delivered at every destination.
-  double completion_ns = 0;      ///< trigger -> completion signalled (start + data + signal).
+  double start_ns = 0;                ///< trigger -> first packet (fetch + initiation).
+  double data_ns = 0;                 ///< first packet -> last byte delivered at every destination.
+  double completion_ns = 0;           ///< trigger -> completion signalled (start + data + signal).
   double throughput_bytes_per_s = 0;  ///< payload rate per destination while streaming.
-  WireBytes wire;                ///< wire bytes per destination.
+  WireBytes wire;                     ///< wire bytes per destination.
   DmaBound bound = DmaBound::kLink;
 };
 
@@ -87,11 +87,11 @@ class DmaAgent {
 
 // CopyEngineConfig: a host-driven copy (cudaMemcpyAsync / cudaMemcpyPeerAsync).
 struct CopyEngineConfig {
-  int64_t engines = 2;                   ///< copy engines usable concurrently.
-  double host_initiation_ns = 5000;      ///< CPU API call + driver + doorbell, per copy.
-  double engine_start_ns = 1000;         ///< copy engine picks up the work -> first packet.
-  int64_t outstanding_packets = 128;     ///< in-flight packets per engine.
-  double completion_ns = 2000;           ///< last byte -> completion visible to the host/stream.
+  int64_t engines = 2;                ///< copy engines usable concurrently.
+  double host_initiation_ns = 5000;   ///< CPU API call + driver + doorbell, per copy.
+  double engine_start_ns = 1000;      ///< copy engine picks up the work -> first packet.
+  int64_t outstanding_packets = 128;  ///< in-flight packets per engine.
+  double completion_ns = 2000;        ///< last byte -> completion visible to the host/stream.
 
   Status validate() const;
   static std::span<const Param<CopyEngineConfig>> params();

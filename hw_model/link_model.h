@@ -24,38 +24,38 @@ enum class LinkFamily { kPcie, kNvlink, kInfiniband };
 // LinkFormat: one link (PHY + packet format), per direction. Defaults are a
 // PCIe Gen3 x16 link; builtin_link_format() gives the other interconnects.
 struct LinkFormat {
-  std::string name = "pcie3";        ///< identifier shown in tables ("nvlink2", "pcie5").
+  std::string name = "pcie3";             ///< identifier shown in tables ("nvlink2", "pcie5").
   LinkFamily family = LinkFamily::kPcie;  ///< protocol family (affects docs/validation only).
   // PHY.
-  int64_t lanes = 16;                  ///< lanes per direction of one link.
-  double lane_rate_bytes_per_s = 1e9;  ///< raw signalling rate of one lane (8 GT/s = 1 GB/s).
+  int64_t lanes = 16;                   ///< lanes per direction of one link.
+  double lane_rate_bytes_per_s = 1e9;   ///< raw signalling rate of one lane (8 GT/s = 1 GB/s).
   int64_t encoding_payload_bits = 128;  ///< line code: payload bits per block (128b/130b).
   int64_t encoding_total_bits = 130;    ///< line code: total bits per block.
   double latency_ns = 500;              ///< one-way latency of the link (PHY + flight + DLL).
   int64_t switch_hops = 0;              ///< switches crossed between endpoints (NVSwitch).
   double switch_latency_ns = 0;         ///< added latency per switch hop.
   // Packet (TLP / NVLink packet / IB packet), data direction.
-  double max_payload_bytes = 256;          ///< largest payload per packet (PCIe MPS).
-  double header_bytes = 24;                ///< per-packet overhead: framing+seq+header+CRC.
-  double data_granule_bytes = 4;           ///< payload is padded to a multiple of this (DW, flit).
-  double full_write_granule_bytes = 4;     ///< writes not a multiple of this are partial.
-  double partial_write_bytes = 0;          ///< extra bytes for a partial write (byte-enable flit).
-  double address_extension_bytes = 0;      ///< extra bytes per packet (NVLink AE flit), 0 = off.
-  double message_extra_bytes = 0;          ///< extra bytes on the first packet of a message (IB RETH).
+  double max_payload_bytes = 256;       ///< largest payload per packet (PCIe MPS).
+  double header_bytes = 24;             ///< per-packet overhead: framing+seq+header+CRC.
+  double data_granule_bytes = 4;        ///< payload is padded to a multiple of this (DW, flit).
+  double full_write_granule_bytes = 4;  ///< writes not a multiple of this are partial.
+  double partial_write_bytes = 0;       ///< extra bytes for a partial write (byte-enable flit).
+  double address_extension_bytes = 0;   ///< extra bytes per packet (NVLink AE flit), 0 = off.
+  double message_extra_bytes = 0;       ///< extra bytes on the first packet of a message (IB RETH).
   // Flit framing (0 = none).
-  double flit_bytes = 0;           ///< flit size; packets occupy whole flits unless shared.
-  double flit_payload_bytes = 0;   ///< bytes of a flit that carry packet bytes (Gen6: 236 of 256).
+  double flit_bytes = 0;          ///< flit size; packets occupy whole flits unless shared.
+  double flit_payload_bytes = 0;  ///< bytes of a flit that carry packet bytes (Gen6: 236 of 256).
   bool packets_share_flits = false;  ///< true: packets pack back to back into flits (PCIe Gen6).
   // Reads.
-  double max_read_request_bytes = 512;    ///< largest read per request (PCIe MRRS).
-  double read_request_bytes = 24;         ///< wire bytes of one read request packet.
-  double read_completion_bytes = 128;     ///< completions are split at this boundary (RCB/MPS).
-  double completion_header_bytes = 20;    ///< per-completion overhead (framing+3DW header+LCRC).
+  double max_read_request_bytes = 512;  ///< largest read per request (PCIe MRRS).
+  double read_request_bytes = 24;       ///< wire bytes of one read request packet.
+  double read_completion_bytes = 128;   ///< completions are split at this boundary (RCB/MPS).
+  double completion_header_bytes = 20;  ///< per-completion overhead (framing+3DW header+LCRC).
   // Reverse-direction link-layer traffic.
-  double ack_bytes = 8;                   ///< bytes of one ACK (PCIe Ack DLLP + framing).
-  double packets_per_ack = 4;             ///< data packets acknowledged per ACK (coalescing).
-  double flow_control_bytes = 8;          ///< bytes of one flow-control credit update.
-  double packets_per_flow_control = 8;    ///< data packets per credit update.
+  double ack_bytes = 8;                 ///< bytes of one ACK (PCIe Ack DLLP + framing).
+  double packets_per_ack = 4;           ///< data packets acknowledged per ACK (coalescing).
+  double flow_control_bytes = 8;        ///< bytes of one flow-control credit update.
+  double packets_per_flow_control = 8;  ///< data packets per credit update.
   // Issue rate.
   double max_packets_per_s = 0;  ///< packets/s one link accepts from a source; 0 = unlimited.
 
@@ -75,7 +75,7 @@ enum class Pattern { kContiguous, kScattered };
 enum class LinkOp { kWrite, kRead };
 
 Result<Pattern> parse_pattern(std::string_view text);  ///< "contiguous" | "scattered".
-Result<LinkOp> parse_link_op(std::string_view text);    ///< "write" | "read".
+Result<LinkOp> parse_link_op(std::string_view text);   ///< "write" | "read".
 const char* pattern_name(Pattern pattern);
 const char* link_op_name(LinkOp op);
 
@@ -85,7 +85,7 @@ const char* link_op_name(LinkOp op);
 //   reverse_bytes: the other direction (ACKs, flow control, read requests).
 struct WireBytes {
   double payload_bytes = 0;
-  double packets = 0;        ///< packets in the data direction.
+  double packets = 0;  ///< packets in the data direction.
   double data_bytes = 0;
   double reverse_bytes = 0;
   double reverse_packets = 0;  ///< read requests (ACK/flow-control DLLPs not counted).
@@ -94,13 +94,14 @@ struct WireBytes {
   double efficiency() const { return data_bytes > 0 ? payload_bytes / data_bytes : 0; }
 };
 
+// LinkBound: what limits the throughput of a pattern (kLatency: nothing sent).
 enum class LinkBound { kLatency, kBytes, kPacketRate, kReverseBytes };
 const char* link_bound_name(LinkBound bound);  ///< "latency" | "bytes" | "rate" | "reverse".
 
 // LinkTime: time to move a pattern, and what limited it.
 struct LinkTime {
-  double time_ns = 0;       ///< first byte sent -> last byte delivered (latency included).
-  double transfer_ns = 0;   ///< time_ns without the one-way latency.
+  double time_ns = 0;      ///< first byte sent -> last byte delivered (latency included).
+  double transfer_ns = 0;  ///< time_ns without the one-way latency.
   LinkBound bound = LinkBound::kLatency;
 };
 
@@ -157,7 +158,8 @@ class LinkModel {
   double encoding_factor_ = 1;  // total bits / payload bits
   double raw_bw_bytes_per_s_ = 0;
   double latency_ns_ = 0;
-  double flit_factor_ = 1;  // flit bytes / flit payload bytes when packets share flits
+  double flit_factor_ = 1;             // flit bytes / flit payload bytes when packets share flits
+  double full_packet_wire_bytes_ = 0;  // one max-payload packet
 };
 
 }  // namespace xferlab::hw_model

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "common/result.h"
 #include "common/units.h"
@@ -41,19 +42,150 @@ struct Param {
   FieldRef<C> field;
 };
 
-// ParamValue: a parameter's current value as text with its unit ("700ns",
-// "25GBps", "16B", "4", "true", "spill").
+// format_quantity: `value` (in base units) with a readable unit suffix that
+// parse_quantity reads back to the same double ("1.5us", "25GBps", "16B").
+std::string format_quantity(double value, Unit unit);
+
+// format_plain: a number without unit, shortest round-trip form.
+std::string format_plain(double value);
+
+// parse_plain_number / parse_count / parse_bool: text forms of unitless values.
+Result<double> parse_plain_number(std::string_view text);
+Result<int64_t> parse_count(std::string_view text);
+Result<bool> parse_bool(std::string_view text);
+
+// param_unit_text: "time", "bandwidth", "number", "count", "text", "bool" or
+// the enum's choices, for docs.
 template <typename C>
-std::string param_value_text(const Param<C>& param, const C& config);
+std::string param_unit_text(const Param<C>& param) {
+  struct V {
+    const Param<C>& p;
+    std::string operator()(double C::*) const { return unit_name(p.unit); }
+    std::string operator()(int64_t C::*) const { return "count"; }
+    std::string operator()(bool C::*) const { return "bool"; }
+    std::string operator()(std::string C::*) const { return "text"; }
+    std::string operator()(const EnumField<C>& e) const { return e.choices; }
+  };
+  return std::visit(V{param}, param.field);
+}
+
+// param_value_text: a parameter's current value as text with its unit
+// ("700ns", "25GBps", "16B", "4", "true", "spill").
+template <typename C>
+std::string param_value_text(const Param<C>& param, const C& config) {
+  struct V {
+    const Param<C>& p;
+    const C& c;
+    std::string operator()(double C::*m) const {
+      return p.unit == Unit::kNone ? format_plain(c.*m) : format_quantity(c.*m, p.unit);
+    }
+    std::string operator()(int64_t C::*m) const { return std::to_string(c.*m); }
+    std::string operator()(bool C::*m) const { return c.*m ? "true" : "false"; }
+    std::string operator()(std::string C::*m) const { return c.*m; }
+    std::string operator()(const EnumField<C>& e) const { return e.get(c); }
+  };
+  return std::visit(V{param, config}, param.field);
+}
 
 // set_param_from_text: parses `text` (with unit where the parameter has one)
 // into the member. The error names only the value problem; callers prefix the
 // file/line/key.
 template <typename C>
-Status set_param_from_text(const Param<C>& param, C& config, std::string_view text);
+Status set_param_from_text(const Param<C>& param, C& config, std::string_view text) {
+  struct V {
+    const Param<C>& p;
+    C& c;
+    std::string_view t;
+    Status operator()(double C::*m) const {
+      Result<double> v = p.unit == Unit::kNone ? parse_plain_number(t) : parse_quantity(t, p.unit);
+      if (!v.ok()) return v.error();
+      c.*m = *v;
+      return Status::Ok();
+    }
+    Status operator()(int64_t C::*m) const {
+      Result<int64_t> v = parse_count(t);
+      if (!v.ok()) return v.error();
+      c.*m = *v;
+      return Status::Ok();
+    }
+    Status operator()(bool C::*m) const {
+      Result<bool> v = parse_bool(t);
+      if (!v.ok()) return v.error();
+      c.*m = *v;
+      return Status::Ok();
+    }
+    Status operator()(std::string C::*m) const {
+      c.*m = std::string(t);
+      return Status::Ok();
+    }
+    Status operator()(const EnumField<C>& e) const { return e.set(c, t); }
+  };
+  return std::visit(V{param, config, text}, param.field);
+}
 
-// format_quantity: `value` (in base units) with a readable unit suffix that
-// parse_quantity accepts back exactly enough for round trips ("1.5us", "25GBps").
-std::string format_quantity(double value, Unit unit);
+// EnumName<E>: one row of an enum's name table.
+template <typename E>
+struct EnumName {
+  E value;
+  const char* name;
+};
+
+// enum_field<C, E, &C::member, kNames>(): EnumField over a constexpr name table.
+template <typename C, typename E, E C::*M, const auto& kNames>
+EnumField<C> enum_field() {
+  static const std::string choices = [] {
+    std::string s;
+    for (const auto& n : kNames) s += (s.empty() ? "" : "|") + std::string(n.name);
+    return s;
+  }();
+  return EnumField<C>{[](const C& c) -> std::string {
+                        for (const auto& n : kNames)
+                          if (n.value == c.*M) return n.name;
+                        return "?";
+                      },
+                      [](C& c, std::string_view t) -> Status {
+                        for (const auto& n : kNames) {
+                          if (t == n.name) {
+                            c.*M = n.value;
+                            return Status::Ok();
+                          }
+                        }
+                        return make_error("'" + std::string(t) + "' is not one of " + choices);
+                      },
+                      choices.c_str()};
+}
+
+// enum_name / parse_enum: conversions through a name table.
+template <typename E, size_t N>
+const char* enum_name(const EnumName<E> (&names)[N], E value) {
+  for (const auto& n : names)
+    if (n.value == value) return n.name;
+  return "?";
+}
+template <typename E, size_t N>
+Result<E> parse_enum(const EnumName<E> (&names)[N], std::string_view text, std::string_view what) {
+  std::string choices;
+  for (const auto& n : names) {
+    if (text == n.name) return n.value;
+    choices += (choices.empty() ? "" : "|") + std::string(n.name);
+  }
+  return make_error(std::string(what) + ": '" + std::string(text) + "' is not one of " + choices);
+}
+
+// find_param: the parameter named `key`, or null.
+template <typename C>
+const Param<C>* find_param(std::string_view key) {
+  for (const Param<C>& p : C::params())
+    if (key == p.key) return &p;
+  return nullptr;
+}
+
+// param_names: the keys of C's table (for did_you_mean).
+template <typename C>
+std::vector<std::string> param_names() {
+  std::vector<std::string> names;
+  for (const Param<C>& p : C::params()) names.emplace_back(p.key);
+  return names;
+}
 
 }  // namespace xferlab::hw_model

@@ -16,11 +16,11 @@
 namespace xferlab::hw_model {
 
 struct CoalescingConfig {
-  double line_bytes = 128;         ///< cache line: one warp instruction -> ≤1 transaction per line.
-  double sector_bytes = 32;        ///< sector: a transaction carries whole touched sectors.
+  double line_bytes = 128;   ///< cache line: one warp instruction -> ≤1 transaction per line.
+  double sector_bytes = 32;  ///< sector: a transaction carries whole touched sectors.
   int64_t merge_window_instructions = 1;  ///< consecutive store instructions of a warp whose
                                           ///< writes to the same line merge (1 = no merging).
-  int64_t warp_threads = 32;       ///< threads per warp.
+  int64_t warp_threads = 32;              ///< threads per warp.
 
   Status validate() const;
   static std::span<const Param<CoalescingConfig>> params();
@@ -28,18 +28,18 @@ struct CoalescingConfig {
 
 // WarpStore: one store instruction of one warp with a uniform stride.
 struct WarpStore {
-  int64_t active_threads = 32;   ///< threads that store (≤ warp_threads).
-  double bytes_per_thread = 4;   ///< 1, 2, 4, 8 or 16.
-  double stride_bytes = 4;       ///< address distance between consecutive threads.
-                                 ///< = bytes_per_thread: contiguous; ≥ line: scattered.
+  int64_t active_threads = 32;  ///< threads that store (≤ warp_threads).
+  double bytes_per_thread = 4;  ///< 1, 2, 4, 8 or 16.
+  double stride_bytes = 4;      ///< address distance between consecutive threads.
+                                ///< = bytes_per_thread: contiguous; ≥ line: scattered.
 };
 
 // StoreTransactions: the link transactions of `instructions` warp stores.
 struct StoreTransactions {
-  double transactions = 0;             ///< link packets.
-  double bytes_per_transaction = 0;    ///< payload each carries (whole touched sectors).
-  bool partial = false;                ///< bytes inside the sectors not all written -> byte enables.
-  double useful_bytes = 0;             ///< bytes the program actually stored.
+  double transactions = 0;           ///< link packets.
+  double bytes_per_transaction = 0;  ///< payload each carries (whole touched sectors).
+  bool partial = false;              ///< bytes inside the sectors not all written -> byte enables.
+  double useful_bytes = 0;           ///< bytes the program actually stored.
 };
 
 class WriteCoalescer {

@@ -36,12 +36,12 @@ struct ClockSample {
 struct ClockFit {
   int64_t offset_ns = 0;
   double drift_ppb = 0;
-  uint64_t reference_ns = 0;   ///< device time of the first batch's best sample.
-  double uncertainty_ns = 0;   ///< largest half round trip used + largest fit residual.
-  uint32_t samples = 0;        ///< round trips measured (all batches).
+  uint64_t reference_ns = 0;  ///< device time of the first batch's best sample.
+  double uncertainty_ns = 0;  ///< largest half round trip used + largest fit residual.
+  uint32_t samples = 0;       ///< round trips measured (all batches).
   uint32_t batches = 0;
-  uint64_t min_rtt_ns = 0;     ///< tightest round trip seen.
-  std::string method;          ///< "pingpong-min-rtt" (1 batch) or "pingpong-min-rtt-linear" (>1).
+  uint64_t min_rtt_ns = 0;  ///< tightest round trip seen.
+  std::string method;       ///< "pingpong-min-rtt" (1 batch) or "pingpong-min-rtt-linear" (>1).
 
   // device_to_host_ns: a device timestamp on the host steady clock.
   int64_t device_to_host_ns(uint64_t device_ns) const;
@@ -57,6 +57,11 @@ Result<ClockFit> fit_clock_sync(const std::vector<ClockSample>& samples);
 // Needs CUDA; defined in clock_sync_gpu.cu.
 Status measure_clock_samples(int device, uint32_t rounds, uint32_t batch,
                              std::vector<ClockSample>& out);
+
+// measure_globaltimer_step_ns: the smallest non-zero increment of
+// %globaltimer seen over consecutive reads on `device` (its update period:
+// a timestamp is only as fine as this). Needs CUDA (clock_sync_gpu.cu).
+Result<uint64_t> measure_globaltimer_step_ns(int device);
 
 // host_steady_ns: the host clock used for samples and host events
 // (CLOCK_MONOTONIC, ns).

@@ -18,11 +18,11 @@ namespace xferlab::native {
 // lost to overflow. Timestamps are raw %globaltimer ns (device clock domain);
 // TraceRecorder maps them onto the trace time base when it writes the file.
 struct DeviceTrace {
-  traces::Event* events = nullptr;      ///< device memory, `capacity` slots (32-B aligned).
-  unsigned long long* cursor = nullptr; ///< device memory: slots claimed so far.
-  uint32_t capacity = 0;                ///< slots in `events`.
-  uint16_t gpu = 0;                     ///< Event::gpu written into every record.
-  uint16_t enabled = 0;                 ///< 0: recording off, every record_* returns at once.
+  traces::Event* events = nullptr;       ///< device memory, `capacity` slots (32-B aligned).
+  unsigned long long* cursor = nullptr;  ///< device memory: slots claimed so far.
+  uint32_t capacity = 0;                 ///< slots in `events`.
+  uint16_t gpu = 0;                      ///< Event::gpu written into every record.
+  uint16_t enabled = 0;                  ///< 0: recording off, every record_* returns at once.
 };
 
 static_assert(sizeof(DeviceTrace) == 24, "DeviceTrace is passed by value to kernels");

@@ -23,9 +23,9 @@ std::string mpi_library_version();
 
 }  // namespace xferlab::native
 
-#define XF_MPI_CHECK(expr)                                                       \
-  do {                                                                           \
-    int xf_mpi_err_ = (expr);                                                    \
-    if (xf_mpi_err_ != MPI_SUCCESS)                                              \
-      ::xferlab::native::mpi_fail(xf_mpi_err_, #expr, __FILE__, __LINE__);       \
+#define XF_MPI_CHECK(expr)                                                 \
+  do {                                                                     \
+    int xf_mpi_err_ = (expr);                                              \
+    if (xf_mpi_err_ != MPI_SUCCESS)                                        \
+      ::xferlab::native::mpi_fail(xf_mpi_err_, #expr, __FILE__, __LINE__); \
   } while (0)

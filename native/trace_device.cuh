@@ -98,14 +98,13 @@ __device__ __forceinline__ void record_kernel_end(const DeviceTrace& t, uint32_t
 // --- CTAs and warps. stream = SM id, id = linear CTA (warp) index; chunk /
 // bytes / store granularity describe what the CTA writes (kNoId, 0, 0 if none).
 __device__ __forceinline__ void record_cta_begin(const DeviceTrace& t,
-                                                 uint32_t chunk = traces::kNoId,
-                                                 uint64_t bytes = 0, uint16_t granularity = 0) {
+                                                 uint32_t chunk = traces::kNoId, uint64_t bytes = 0,
+                                                 uint16_t granularity = 0) {
   record_event(t, traces::EventKind::kCtaBegin, granularity, static_cast<uint16_t>(sm_id()),
                linear_block_id(), chunk, bytes);
 }
-__device__ __forceinline__ void record_cta_end(const DeviceTrace& t,
-                                               uint32_t chunk = traces::kNoId, uint64_t bytes = 0,
-                                               uint16_t granularity = 0) {
+__device__ __forceinline__ void record_cta_end(const DeviceTrace& t, uint32_t chunk = traces::kNoId,
+                                               uint64_t bytes = 0, uint16_t granularity = 0) {
   record_event(t, traces::EventKind::kCtaEnd, granularity, static_cast<uint16_t>(sm_id()),
                linear_block_id(), chunk, bytes);
 }
@@ -116,8 +115,8 @@ __device__ __forceinline__ void record_warp_begin(const DeviceTrace& t,
                static_cast<uint16_t>(sm_id()), linear_warp_id(), chunk, bytes);
 }
 __device__ __forceinline__ void record_warp_end(const DeviceTrace& t,
-                                                uint32_t chunk = traces::kNoId,
-                                                uint64_t bytes = 0, uint16_t granularity = 0) {
+                                                uint32_t chunk = traces::kNoId, uint64_t bytes = 0,
+                                                uint16_t granularity = 0) {
   record_event(t, traces::EventKind::kCtaEnd, granularity | traces::kFlagWarp,
                static_cast<uint16_t>(sm_id()), linear_warp_id(), chunk, bytes);
 }
@@ -163,8 +162,8 @@ __device__ __forceinline__ void record_counter_zero(const DeviceTrace& t, uint32
 
 // --- Notification flags (id = flag, see metadata "flags"; aux = message id;
 // lane = CTA lane / agent index).
-__device__ __forceinline__ void record_flag_set(const DeviceTrace& t, uint32_t flag,
-                                                uint64_t value, uint32_t message = traces::kNoId,
+__device__ __forceinline__ void record_flag_set(const DeviceTrace& t, uint32_t flag, uint64_t value,
+                                                uint32_t message = traces::kNoId,
                                                 uint16_t lane = 0) {
   record_event(t, traces::EventKind::kFlagSet, 0, lane, flag, message, value);
 }

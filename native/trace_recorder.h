@@ -69,8 +69,8 @@ class TraceRecorder {
   void record_host(traces::EventKind kind, uint16_t flags, uint16_t gpu, uint16_t stream,
                    uint32_t id, uint32_t aux, uint64_t value);
   // record_host_at: same with an explicit host steady timestamp.
-  void record_host_at(uint64_t host_steady_ns, traces::EventKind kind, uint16_t flags,
-                      uint16_t gpu, uint16_t stream, uint32_t id, uint32_t aux, uint64_t value);
+  void record_host_at(uint64_t host_steady_ns, traces::EventKind kind, uint16_t flags, uint16_t gpu,
+                      uint16_t stream, uint32_t id, uint32_t aux, uint64_t value);
 
   // sync_clocks: one batch of clock_sync_rounds round trips on every device.
   // Call before and after the measured work (2 batches give drift). Needs no
@@ -81,6 +81,11 @@ class TraceRecorder {
   // device, no per-event conversion), resets the cursor. Lets a long run
   // reuse a smaller buffer; write() drains too.
   Status drain();
+
+  // clear: waits for each device and drops every event recorded so far
+  // (device and host; loss counts too). For benchmarks that record only to
+  // measure the cost of recording.
+  Status clear();
 
   // Counts so far (drained device events + host events; events lost to full buffers).
   uint64_t recorded_events() const;

@@ -1,10 +1,20 @@
-// sim/commands.cc — registers the subcommands implemented across sim/.
+// sim/commands.cc — registers the subcommands implemented across sim/,
+// hw_model/ and traces/.
 #include "sim/commands.h"
+
+#include "hw_model/cli.h"
+#include "sim/replay_command.h"
 
 namespace xferlab::cli {
 
 std::span<const Command> commands() {
   static const Command kCommands[] = {
+      {"replay", "replay a trace on a platform with each transfer mechanism", sim::run_replay},
+      {"validate", "replay measured traces with their mechanism; report the error",
+       sim::run_validate},
+      {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
+      {"link", hw_model::kLinkSummary, hw_model::run_link},
+      {"platform", hw_model::kPlatformSummary, hw_model::run_platform},
       {"version", "print version and source revision",
        [](const Args&, std::ostream& out, std::ostream&) {
          out << version_string() << "\n";

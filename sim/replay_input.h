@@ -45,9 +45,9 @@ struct ChunkInput {
 // KernelInput: one producer kernel on one GPU.
 struct KernelInput {
   uint32_t gpu = 0;
-  double begin_ns = 0;     ///< relative to the iteration start.
-  double duration_ns = 0;  ///< compute-only duration.
-  uint64_t dest_mask = 0;  ///< destination GPUs (bit i = GPU i); 0 = every other GPU.
+  double begin_ns = 0;             ///< relative to the iteration start.
+  double duration_ns = 0;          ///< compute-only duration.
+  uint64_t dest_mask = 0;          ///< destination GPUs (bit i = GPU i); 0 = every other GPU.
   std::vector<ChunkInput> chunks;  ///< sorted by ready_ns.
 };
 
@@ -61,14 +61,15 @@ struct IterationInput {
 // Measured: what the trace itself measured, for comparison.
 struct Measured {
   Mechanism mechanism = Mechanism::kMemcpy;
-  double end_to_end_ns = 0;      ///< first kernel begin to last transfer end.
-  double transfer_busy_ns = 0;   ///< union of measured transfer intervals (0 if unknown).
-  uint64_t payload_bytes = 0;    ///< bytes moved (0 if unknown).
+  double end_to_end_ns = 0;     ///< first kernel begin to last transfer end.
+  double transfer_busy_ns = 0;  ///< union of measured transfer intervals (0 if unknown).
+  uint64_t payload_bytes = 0;   ///< bytes moved (0 if unknown).
 };
 
 // ReplayInput: the whole run.
 struct ReplayInput {
-  std::string name;   ///< for tables (trace file stem).
+  std::string name;           ///< for tables (trace file stem).
+  std::string platform_hint;  ///< preset the trace names (parameter "platform"), or "".
   uint32_t num_gpus = 0;
   std::vector<IterationInput> iterations;
   std::optional<Measured> measured;
@@ -88,5 +89,14 @@ struct ReplayInput {
 // GPU g runs the kernel of source GPU (g mod n) of each iteration and pushes
 // its partition to every other GPU (dest_mask = all peers).
 ReplayInput replicate_gpus(const ReplayInput& input, uint32_t num_gpus);
+
+}  // namespace xferlab::sim
+
+namespace xferlab::sim {
+
+// rechunk: every kernel's output re-cut into chunks of `chunk_bytes` (the
+// last one smaller); a new chunk is ready when its last byte is, with bytes
+// inside an original chunk assumed written evenly over its write window.
+ReplayInput rechunk(const ReplayInput& input, uint64_t chunk_bytes);
 
 }  // namespace xferlab::sim

@@ -1,10 +1,13 @@
 // traces/block_info.h — BlockInfo: one entry of a trace's block index, the
-// unit of random access by event index or time window.
+// unit of random access by event index or time window; and block codecs.
 #pragma once
 
 #include <cstdint>
 
 namespace xferlab::traces {
+
+// Compression: per-block codec (FORMAT.md, "Event blocks"); part of the format.
+enum class Compression : uint16_t { kNone = 0, kZstd = 1 };
 
 struct BlockInfo {
   uint64_t offset = 0;       ///< byte offset of the block's section header.

@@ -65,15 +65,15 @@ enum class EventKind : uint16_t {
 // TransferMechanism: how a transfer was moved (Event::flags of transfer events).
 enum class TransferMechanism : uint16_t {
   kUnknown = 0,
-  kMemcpy = 1,        ///< host-issued cudaMemcpy(Peer)Async (copy engine).
-  kInline = 2,        ///< SM stores duplicated to peers inside the producer kernel.
-  kPolling = 3,       ///< persistent polling agent kernel, SM stores.
-  kCdp = 4,           ///< dynamic-parallelism child kernel, SM stores.
-  kPollingTma = 5,    ///< polling agent using Hopper bulk copies (cp.async.bulk).
-  kUnifiedMemory = 6, ///< page migration / prefetch.
-  kHardwareDma = 7,   ///< simulated counter unit + descriptor DMA agent.
-  kMpi = 8,           ///< message over MPI (host buffers).
-  kProxy = 9,         ///< NIC-emulating CPU proxy (GPUDirect Async emulation).
+  kMemcpy = 1,         ///< host-issued cudaMemcpy(Peer)Async (copy engine).
+  kInline = 2,         ///< SM stores duplicated to peers inside the producer kernel.
+  kPolling = 3,        ///< persistent polling agent kernel, SM stores.
+  kCdp = 4,            ///< dynamic-parallelism child kernel, SM stores.
+  kPollingTma = 5,     ///< polling agent using Hopper bulk copies (cp.async.bulk).
+  kUnifiedMemory = 6,  ///< page migration / prefetch.
+  kHardwareDma = 7,    ///< simulated counter unit + descriptor DMA agent.
+  kMpi = 8,            ///< message over MPI (host buffers).
+  kProxy = 9,          ///< NIC-emulating CPU proxy (GPUDirect Async emulation).
   kNumMechanisms = 10,
 };
 

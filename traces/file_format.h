@@ -99,6 +99,8 @@ struct Footer {
 };
 static_assert(sizeof(Footer) == 64);
 
-inline constexpr uint64_t align8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+inline constexpr uint64_t align8(uint64_t n) {
+  return (n + 7) & ~uint64_t(7);
+}
 
 }  // namespace xferlab::traces::format

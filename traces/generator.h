@@ -23,11 +23,11 @@ namespace xferlab::traces {
 
 // GenerateOptions: the shape of the synthetic run.
 struct GenerateOptions {
-  uint32_t gpus = 2;         ///< 1..32 (transfer destinations are a 32-bit mask).
-  uint32_t chunks = 8;       ///< chunks per GPU per iteration.
-  uint32_t ctas = 64;        ///< CTAs per producer kernel (>= chunks).
+  uint32_t gpus = 2;    ///< 1..32 (transfer destinations are a 32-bit mask).
+  uint32_t chunks = 8;  ///< chunks per GPU per iteration.
+  uint32_t ctas = 64;   ///< CTAs per producer kernel (>= chunks).
   uint32_t iterations = 2;
-  uint32_t sms = 16;         ///< SMs per GPU (CTAs run in waves of this size).
+  uint32_t sms = 16;  ///< SMs per GPU (CTAs run in waves of this size).
   uint64_t chunk_bytes = 65536;
   uint64_t seed = 1;
   TransferMechanism mechanism = TransferMechanism::kPolling;

@@ -12,9 +12,9 @@ using Json = nlohmann::ordered_json;
 
 // Keys this version understands at the top level; everything else is kept in
 // Metadata::extra_json.
-const char* const kKnownKeys[] = {"format",  "producer", "machine", "gpus",    "parameters",
-                                  "time_base", "clocks", "kernels", "phases",  "streams",
-                                  "flags",   "chunks"};
+const char* const kKnownKeys[] = {"format",     "producer",  "machine", "gpus",
+                                  "parameters", "time_base", "clocks",  "kernels",
+                                  "phases",     "streams",   "flags",   "chunks"};
 
 // Reader: typed field access with one-line errors naming file and JSON path.
 class Reader {
@@ -22,7 +22,8 @@ class Reader {
   explicit Reader(std::string_view source) : source_(source) {}
 
   Error fail(const std::string& path, const std::string& problem) const {
-    return make_error(std::string(source_) + ": metadata " + path + ": " + problem);
+    return make_error(std::string(source_) + ": metadata" + (path.empty() ? "" : " " + path) +
+                      ": " + problem);
   }
 
   Status get(const Json& obj, const std::string& path, const char* key, std::string& out) const {
@@ -142,11 +143,21 @@ std::optional<std::string> Metadata::parameter(std::string_view key) const {
   return std::nullopt;
 }
 
-const GpuInfo* Metadata::find_gpu(uint32_t id) const { return find_by_id(gpus, id); }
-const KernelInfo* Metadata::find_kernel(uint32_t id) const { return find_by_id(kernels, id); }
-const ChunkInfo* Metadata::find_chunk(uint32_t id) const { return find_by_id(chunks, id); }
-const FlagInfo* Metadata::find_flag(uint32_t id) const { return find_by_id(flags, id); }
-const NamedId* Metadata::find_phase(uint32_t id) const { return find_by_id(phases, id); }
+const GpuInfo* Metadata::find_gpu(uint32_t id) const {
+  return find_by_id(gpus, id);
+}
+const KernelInfo* Metadata::find_kernel(uint32_t id) const {
+  return find_by_id(kernels, id);
+}
+const ChunkInfo* Metadata::find_chunk(uint32_t id) const {
+  return find_by_id(chunks, id);
+}
+const FlagInfo* Metadata::find_flag(uint32_t id) const {
+  return find_by_id(flags, id);
+}
+const NamedId* Metadata::find_phase(uint32_t id) const {
+  return find_by_id(phases, id);
+}
 
 void Metadata::merge(const Metadata& o) {
   merge_field(producer.program, o.producer.program);
@@ -302,16 +313,16 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
     XF_RETURN_IF_ERROR(r.get(*p, "machine", "mpi", m.machine.mpi));
     XF_RETURN_IF_ERROR(r.get(*p, "machine", "os", m.machine.os));
   }
-  XF_RETURN_IF_ERROR(r.table(j, "gpus", m.gpus, [&](const Json& e, const std::string& at,
-                                                     GpuInfo& g) -> Status {
-    XF_RETURN_IF_ERROR(r.get(e, at, "model", g.model));
-    XF_RETURN_IF_ERROR(r.get(e, at, "pci_bus_id", g.pci_bus_id));
-    XF_RETURN_IF_ERROR(r.get(e, at, "uuid", g.uuid));
-    XF_RETURN_IF_ERROR(r.get(e, at, "memory_bytes", g.memory_bytes));
-    XF_RETURN_IF_ERROR(r.get(e, at, "sm_count", g.sm_count));
-    XF_RETURN_IF_ERROR(r.get(e, at, "compute_capability", g.compute_capability));
-    return r.get(e, at, "host", g.host);
-  }));
+  XF_RETURN_IF_ERROR(
+      r.table(j, "gpus", m.gpus, [&](const Json& e, const std::string& at, GpuInfo& g) -> Status {
+        XF_RETURN_IF_ERROR(r.get(e, at, "model", g.model));
+        XF_RETURN_IF_ERROR(r.get(e, at, "pci_bus_id", g.pci_bus_id));
+        XF_RETURN_IF_ERROR(r.get(e, at, "uuid", g.uuid));
+        XF_RETURN_IF_ERROR(r.get(e, at, "memory_bytes", g.memory_bytes));
+        XF_RETURN_IF_ERROR(r.get(e, at, "sm_count", g.sm_count));
+        XF_RETURN_IF_ERROR(r.get(e, at, "compute_capability", g.compute_capability));
+        return r.get(e, at, "host", g.host);
+      }));
   XF_RETURN_IF_ERROR(object("parameters", p));
   if (p) {
     for (auto& [key, value] : p->items()) {
@@ -339,36 +350,36 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
       m.clocks.push_back(std::move(c));
     }
   }
-  XF_RETURN_IF_ERROR(r.table(j, "kernels", m.kernels, [&](const Json& e, const std::string& at,
-                                                           KernelInfo& k) -> Status {
-    XF_RETURN_IF_ERROR(r.get(e, at, "name", k.name));
-    XF_RETURN_IF_ERROR(r.get(e, at, "grid_ctas", k.grid_ctas));
-    return r.get(e, at, "block_threads", k.block_threads);
-  }));
+  XF_RETURN_IF_ERROR(r.table(j, "kernels", m.kernels,
+                             [&](const Json& e, const std::string& at, KernelInfo& k) -> Status {
+                               XF_RETURN_IF_ERROR(r.get(e, at, "name", k.name));
+                               XF_RETURN_IF_ERROR(r.get(e, at, "grid_ctas", k.grid_ctas));
+                               return r.get(e, at, "block_threads", k.block_threads);
+                             }));
   auto named = [&](const Json& e, const std::string& at, NamedId& n) {
     return r.get(e, at, "name", n.name);
   };
   XF_RETURN_IF_ERROR(r.table(j, "phases", m.phases, named));
   XF_RETURN_IF_ERROR(r.table(j, "streams", m.streams, named));
-  XF_RETURN_IF_ERROR(r.table(j, "flags", m.flags, [&](const Json& e, const std::string& at,
-                                                       FlagInfo& f) -> Status {
-    XF_RETURN_IF_ERROR(r.get(e, at, "name", f.name));
-    return r.get(e, at, "location", f.location);
-  }));
-  XF_RETURN_IF_ERROR(r.table(j, "chunks", m.chunks, [&](const Json& e, const std::string& at,
-                                                         ChunkInfo& c) -> Status {
-    XF_RETURN_IF_ERROR(r.get(e, at, "gpu", c.gpu));
-    XF_RETURN_IF_ERROR(r.get(e, at, "offset_bytes", c.offset_bytes));
-    XF_RETURN_IF_ERROR(r.get(e, at, "size_bytes", c.size_bytes));
-    XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
-    return r.get(e, at, "destinations", c.destinations);
-  }));
+  XF_RETURN_IF_ERROR(r.table(j, "flags", m.flags,
+                             [&](const Json& e, const std::string& at, FlagInfo& f) -> Status {
+                               XF_RETURN_IF_ERROR(r.get(e, at, "name", f.name));
+                               return r.get(e, at, "location", f.location);
+                             }));
+  XF_RETURN_IF_ERROR(r.table(j, "chunks", m.chunks,
+                             [&](const Json& e, const std::string& at, ChunkInfo& c) -> Status {
+                               XF_RETURN_IF_ERROR(r.get(e, at, "gpu", c.gpu));
+                               XF_RETURN_IF_ERROR(r.get(e, at, "offset_bytes", c.offset_bytes));
+                               XF_RETURN_IF_ERROR(r.get(e, at, "size_bytes", c.size_bytes));
+                               XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
+                               return r.get(e, at, "destinations", c.destinations);
+                             }));
   Json extra = Json::object();
-  for (auto& [key, value] : j.items()) {
-    if (std::find_if(std::begin(kKnownKeys), std::end(kKnownKeys), [&](const char* k) {
-          return key == k;
-        }) == std::end(kKnownKeys)) {
-      extra[key] = value;
+  for (auto& item : j.items()) {
+    const std::string& key = item.key();
+    if (std::find_if(std::begin(kKnownKeys), std::end(kKnownKeys),
+                     [&](const char* k) { return key == k; }) == std::end(kKnownKeys)) {
+      extra[key] = item.value();
     }
   }
   m.extra_json = extra.dump();

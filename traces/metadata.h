@@ -36,14 +36,14 @@ struct ProducerInfo {
 
 // GpuInfo: one device of the run (name table "gpus": Event::gpu indexes it).
 struct GpuInfo {
-  uint32_t id = 0;             ///< Event::gpu value (device ordinal or MPI rank).
-  std::string model;           ///< e.g. "NVIDIA H100 80GB HBM3".
-  std::string pci_bus_id;      ///< e.g. "0000:18:00.0".
-  std::string uuid;            ///< "GPU-..." when known.
-  uint64_t memory_bytes = 0;   ///< device memory.
-  uint32_t sm_count = 0;       ///< streaming multiprocessors.
+  uint32_t id = 0;                 ///< Event::gpu value (device ordinal or MPI rank).
+  std::string model;               ///< e.g. "NVIDIA H100 80GB HBM3".
+  std::string pci_bus_id;          ///< e.g. "0000:18:00.0".
+  std::string uuid;                ///< "GPU-..." when known.
+  uint64_t memory_bytes = 0;       ///< device memory.
+  uint32_t sm_count = 0;           ///< streaming multiprocessors.
   std::string compute_capability;  ///< e.g. "9.0".
-  std::string host;            ///< hostname for multi-node runs.
+  std::string host;                ///< hostname for multi-node runs.
 };
 
 // MachineInfo: where the run happened.
@@ -64,14 +64,14 @@ struct MachineInfo {
 // Events in the file are already in the time base; domains document how the
 // producer got there and how good the mapping is.
 struct ClockDomain {
-  std::string name;            ///< e.g. "gpu0.globaltimer", "host.steady_clock".
-  std::string source;          ///< "gpu_globaltimer" | "host_steady" | "host_realtime" | ...
-  int64_t offset_ns = 0;       ///< added to map onto the time base.
-  double drift_ppb = 0;        ///< drift estimate vs. the time base, parts per billion.
-  uint64_t reference_ns = 0;   ///< time at which offset_ns was measured.
-  double uncertainty_ns = 0;   ///< half-width of the offset's confidence interval.
-  uint32_t samples = 0;        ///< round trips used to estimate offset/drift.
-  std::string method;          ///< e.g. "pingpong-min-rtt", "identity".
+  std::string name;           ///< e.g. "gpu0.globaltimer", "host.steady_clock".
+  std::string source;         ///< "gpu_globaltimer" | "host_steady" | "host_realtime" | ...
+  int64_t offset_ns = 0;      ///< added to map onto the time base.
+  double drift_ppb = 0;       ///< drift estimate vs. the time base, parts per billion.
+  uint64_t reference_ns = 0;  ///< time at which offset_ns was measured.
+  double uncertainty_ns = 0;  ///< half-width of the offset's confidence interval.
+  uint32_t samples = 0;       ///< round trips used to estimate offset/drift.
+  std::string method;         ///< e.g. "pingpong-min-rtt", "identity".
 
   // to_base_ns: t (in this domain) mapped to the time base.
   int64_t to_base_ns(uint64_t t) const;
@@ -102,11 +102,11 @@ struct FlagInfo {
 // a byte range of a GPU's output buffer with its data-ready counter.
 struct ChunkInfo {
   uint32_t id = 0;
-  uint32_t gpu = 0;            ///< GPU whose kernel produces the chunk.
-  uint64_t offset_bytes = 0;   ///< start within the producer's output buffer.
+  uint32_t gpu = 0;           ///< GPU whose kernel produces the chunk.
+  uint64_t offset_bytes = 0;  ///< start within the producer's output buffer.
   uint64_t size_bytes = 0;
-  uint32_t writers = 0;        ///< CTAs (or warps) writing it = initial counter value.
-  uint64_t destinations = 0;   ///< bitmask of destination GPUs.
+  uint32_t writers = 0;       ///< CTAs (or warps) writing it = initial counter value.
+  uint64_t destinations = 0;  ///< bitmask of destination GPUs.
 };
 
 // Parameter: one run parameter (ordered; values are text with units, e.g.

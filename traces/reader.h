@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,6 +25,8 @@
 #include "traces/metadata.h"
 
 namespace xferlab::traces {
+
+struct ZstdContext;  // reader.cc: a reusable zstd decompression context.
 
 // ReaderOptions: how forgiving to be.
 struct ReaderOptions {
@@ -116,16 +117,20 @@ class TraceReader {
   TraceReader() = default;
   Status read_header();
   Status read_footer_and_index();
-  Status scan_truncated();
-  Result<std::string> read_metadata_section(uint64_t offset, uint64_t file_limit);
-  Status load_block(uint64_t offset, uint64_t expected_first_event, const BlockInfo* expected);
+  Result<Metadata> read_metadata_section(uint64_t offset);
+  // load_block: read, decompress and validate the block at `offset`; `limit`
+  // is where the block area ends; `expected` (from the index) must agree.
+  Status load_block(uint64_t offset, uint64_t first_event, uint64_t limit,
+                    const BlockInfo* expected);
+  Status decode_block(uint64_t offset, uint64_t first_event, uint64_t limit,
+                      const BlockInfo* expected);
+  Result<std::span<const Event>> next_batch_truncated();
   Status read_exact(uint64_t offset, void* data, size_t size, const char* what);
   Error error_at(uint64_t offset, const std::string& problem) const;
-  Error event_error(uint64_t record, const std::string& problem) const;
 
   std::string path_;
   ReaderOptions options_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
   uint64_t file_bytes_ = 0;
   Metadata metadata_;
   std::vector<BlockInfo> blocks_;
@@ -139,16 +144,18 @@ class TraceReader {
   bool truncated_mode_ = false;
 
   // Streaming state: the decoded block and where the next batch starts.
-  std::vector<Event> block_;         ///< events of the loaded block.
-  std::vector<char> stored_;         ///< compressed payload.
+  std::vector<Event> block_;     ///< records of the loaded block.
+  std::vector<Event> filtered_;  ///< block_ without unknown kinds (when it has any).
+  std::vector<char> stored_;     ///< compressed payload.
+  bool block_has_unknown_ = false;
   uint64_t block_offset_ = UINT64_MAX;  ///< section offset of the loaded block.
   uint64_t block_first_event_ = 0;
-  uint64_t block_next_offset_ = 0;  ///< section offset of the following block.
-  size_t block_cursor_ = 0;         ///< next event within block_.
+  uint64_t block_end_offset_ = 0;  ///< offset just past the loaded block (padded).
+  size_t block_cursor_ = 0;        ///< next record within block_.
   uint64_t next_record_ = 0;
-  size_t next_block_index_ = 0;  ///< for sequential loads with an index.
+  size_t next_block_index_ = 0;  ///< next index entry to load when streaming.
   uint64_t skipped_unknown_ = 0;
-  std::unique_ptr<struct ZstdContext> zstd_;
+  std::unique_ptr<ZstdContext> zstd_;
 };
 
 }  // namespace xferlab::traces

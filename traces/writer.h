@@ -28,9 +28,6 @@
 
 namespace xferlab::traces {
 
-// Compression: per-block codec (FORMAT.md, "Event blocks").
-enum class Compression : uint16_t { kNone = 0, kZstd = 1 };
-
 // WriterOptions: tuning; the defaults suit both tiny and very long traces.
 struct WriterOptions {
   Compression compression = Compression::kNone;
@@ -74,8 +71,9 @@ class TraceWriter {
  private:
   Status flush_pending();
   Status write_block(const Event* events, size_t n);
-  Status write_section(uint32_t tag, uint16_t codec, const void* payload, uint64_t stored_bytes,
-                       uint64_t raw_bytes, uint64_t aux);
+  Status finish();
+  Status write_metadata();
+  Status pad8();
   Status write_bytes(const void* data, size_t size);
   Error io_error(const char* what) const;
 

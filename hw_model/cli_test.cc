@@ -1,0 +1,110 @@
+// Tests for `xferlab link` and `xferlab platform`: output shape, formats and
+// usage errors (exit 2, one line).
+#include "hw_model/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace xferlab::hw_model {
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun link(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_link(args, out, err);
+  return {code, out.str(), err.str()};
+}
+CliRun platform(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_platform(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+int lines(const std::string& s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
+
+TEST(LinkCli, CsvRowsPerSize) {
+  CliRun r =
+      link({"--interconnect", "nvlink2", "--sizes", "4,128", "--format", "csv", "--count", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "interconnect,links,size_bytes,count,payload_bytes,wire_bytes,reverse_bytes,packets,"
+            "efficiency,time_ns,goodput_bytes_per_s,bound\n"
+            "nvlink2,1,4,1,4,48,0,1,0.08333333333333333,701.92,5698655.117392296,bytes\n"
+            "nvlink2,1,128,1,128,144,0,1,0.8888888888888888,705.76,181364769.8934482,bytes\n");
+}
+
+TEST(LinkCli, AllInterconnectsAndPlatforms) {
+  CliRun all = link({"--format", "csv"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_EQ(lines(all.out), 1 + 13 * 16);  // header + 13 sizes x 16 interconnects
+  CliRun json = link({"--platform", "h200x2_nvlink4", "--sizes", "4", "--format", "json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"interconnect\": \"nvlink4\", \"links\": 18"), std::string::npos);
+  CliRun rd = link({"--interconnect", "pcie3", "--op", "read", "--pattern", "contiguous"});
+  ASSERT_EQ(rd.code, 0) << rd.err;
+  CliRun with_set = link({"--platform", "h200x2_nvlink4", "--set", "gpu_link.header=32B", "--sizes",
+                          "4", "--count", "1", "--format", "csv"});
+  ASSERT_EQ(with_set.code, 0) << with_set.err;
+  EXPECT_NE(with_set.out.find(",64,"), std::string::npos);  // 32 + 16 + 16 wire bytes
+}
+
+TEST(LinkCli, UsageErrorsExit2) {
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"--interconect", "pcie3"},
+           {"--interconnect", "pcie9"},
+           {"--sizes", "4,x"},
+           {"--pattern", "random"},
+           {"--count", "0"},
+           {"--format", "xml"},
+           {"--interconnect", "pcie3", "--platform", "h200x2_nvlink4"},
+           {"--platform", "nosuch"},
+           {"--set", "gpu.count=2"},
+           {"extra"},
+           {"--sizes"}}) {
+    CliRun r = link(args);
+    EXPECT_EQ(r.code, 2) << args[0];
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("xferlab link: ", 0), 0u) << r.err;
+  }
+  EXPECT_EQ(link({"--interconect", "pcie3"}).err,
+            "xferlab link: unknown option '--interconect'; did you mean '--interconnect'?\n");
+  EXPECT_EQ(link({"--help"}).code, 0);
+}
+
+TEST(PlatformCli, ListShowKeys) {
+  CliRun list = platform({"list", "--format", "csv"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_EQ(lines(list.out), 1 + 8);
+  CliRun show = platform({"show", "proact_k40_pcie3", "--set", "dma_agent.channels=8"});
+  ASSERT_EQ(show.code, 0) << show.err;
+  EXPECT_NE(show.out.find("\n[dma_agent]\n# model defaults"), std::string::npos);
+  EXPECT_NE(show.out.find("channels = 8\n"), std::string::npos);
+  CliRun keys = platform({"keys", "--format", "csv"});
+  ASSERT_EQ(keys.code, 0);
+  EXPECT_NE(keys.out.find("counter_unit.update_latency_cycles,count,20,"), std::string::npos);
+}
+
+TEST(PlatformCli, Errors) {
+  EXPECT_EQ(platform({}).code, 2);
+  EXPECT_EQ(platform({"shw"}).err,
+            "xferlab platform: unknown action 'shw'; did you mean 'show'?\n");
+  EXPECT_EQ(platform({"show"}).code, 2);
+  CliRun bad_set = platform({"show", "h200x2_nvlink4", "--set", "gpu.cont=3"});
+  EXPECT_EQ(bad_set.code, 2);
+  EXPECT_EQ(bad_set.err,
+            "xferlab platform: unknown parameter 'gpu.cont'; did you mean 'gpu.count'?\n");
+  CliRun combo = platform({"show", "h200x2_nvlink4", "--set", "gpu.count=4"});
+  EXPECT_EQ(combo.code, 2);
+  EXPECT_EQ(combo.err,
+            "xferlab platform: key 'topology.kind': direct_pair needs 2 GPUs per node, not 4\n");
+}
+
+}  // namespace
+}  // namespace xferlab::hw_model

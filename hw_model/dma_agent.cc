@@ -1,0 +1,182 @@
+// hw_model/dma_agent.cc — descriptor DMA agent and host-driven copy engine
+// (docs/hw_model.md §4).
+#include "hw_model/dma_agent.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace xferlab::hw_model {
+namespace {
+
+using D = DmaAgentConfig;
+const Param<D> kDmaParams[] = {
+    {"channels", Unit::kNone, "independent transfer engines", &D::channels},
+    {"outstanding_packets", Unit::kNone, "in-flight packets per channel", &D::outstanding_packets},
+    {"packet_size", Unit::kSizeBytes, "payload per packet (0 = link max payload)",
+     &D::packet_bytes},
+    {"descriptor_size", Unit::kSizeBytes, "memory footprint of one descriptor",
+     &D::descriptor_bytes},
+    {"descriptor_fetch", Unit::kTimeNs, "trigger -> descriptor in the agent",
+     &D::descriptor_fetch_ns},
+    {"prefetched_descriptors", Unit::kNone, "descriptors held on chip", &D::prefetched_descriptors},
+    {"initiation", Unit::kTimeNs, "descriptor -> first packet", &D::initiation_ns},
+    {"completion_signal", Unit::kTimeNs, "last ack -> completion signalled",
+     &D::completion_signal_ns},
+    {"source_read_bw", Unit::kBandwidthBytesPerS, "local read rate of the agent (0 = unlimited)",
+     &D::source_read_bw_bytes_per_s},
+};
+
+using E = CopyEngineConfig;
+const Param<E> kCopyEngineParams[] = {
+    {"engines", Unit::kNone, "copy engines usable concurrently", &E::engines},
+    {"host_initiation", Unit::kTimeNs, "CPU API call + driver + doorbell per copy",
+     &E::host_initiation_ns},
+    {"engine_start", Unit::kTimeNs, "engine picks up the work -> first packet",
+     &E::engine_start_ns},
+    {"outstanding_packets", Unit::kNone, "in-flight packets per engine", &E::outstanding_packets},
+    {"completion", Unit::kTimeNs, "last byte -> completion visible", &E::completion_ns},
+};
+
+// Streaming rate of payload over `links` links, limited by bytes and packet
+// rate (per destination, before fan-out sharing).
+struct Rate {
+  double bytes_per_s;
+  DmaBound bound;
+};
+Rate link_rate(const LinkModel& link, const WireBytes& wire, int64_t links) {
+  double n = static_cast<double>(std::max<int64_t>(1, links));
+  Rate r{wire.payload_bytes / wire.data_bytes * link.raw_bandwidth_bytes_per_s() * n,
+         DmaBound::kLink};
+  double packet_rate = link.format().max_packets_per_s;
+  if (packet_rate > 0) {
+    double by_rate = wire.payload_bytes / wire.packets * packet_rate * n;
+    if (by_rate < r.bytes_per_s) r = {by_rate, DmaBound::kPacketRate};
+  }
+  return r;
+}
+
+}  // namespace
+
+std::span<const Param<DmaAgentConfig>> DmaAgentConfig::params() {
+  return kDmaParams;
+}
+std::span<const Param<CopyEngineConfig>> CopyEngineConfig::params() {
+  return kCopyEngineParams;
+}
+
+Status DmaAgentConfig::validate() const {
+  if (channels < 1) return make_error("key 'channels': must be >= 1");
+  if (outstanding_packets < 1) return make_error("key 'outstanding_packets': must be >= 1");
+  if (!(packet_bytes >= 0)) return make_error("key 'packet_size': must be >= 0");
+  if (!(descriptor_bytes > 0)) return make_error("key 'descriptor_size': must be > 0");
+  if (!(descriptor_fetch_ns >= 0)) return make_error("key 'descriptor_fetch': must be >= 0");
+  if (prefetched_descriptors < 0) return make_error("key 'prefetched_descriptors': must be >= 0");
+  if (!(initiation_ns >= 0)) return make_error("key 'initiation': must be >= 0");
+  if (!(completion_signal_ns >= 0)) return make_error("key 'completion_signal': must be >= 0");
+  if (!(source_read_bw_bytes_per_s >= 0)) return make_error("key 'source_read_bw': must be >= 0");
+  return Status::Ok();
+}
+
+Status CopyEngineConfig::validate() const {
+  if (engines < 1) return make_error("key 'engines': must be >= 1");
+  if (!(host_initiation_ns >= 0)) return make_error("key 'host_initiation': must be >= 0");
+  if (!(engine_start_ns >= 0)) return make_error("key 'engine_start': must be >= 0");
+  if (outstanding_packets < 1) return make_error("key 'outstanding_packets': must be >= 1");
+  if (!(completion_ns >= 0)) return make_error("key 'completion': must be >= 0");
+  return Status::Ok();
+}
+
+const char* dma_bound_name(DmaBound bound) {
+  switch (bound) {
+    case DmaBound::kLink: return "link";
+    case DmaBound::kOutstanding: return "outstanding";
+    case DmaBound::kPacketRate: return "rate";
+    case DmaBound::kSourceRead: return "source";
+  }
+  return "?";
+}
+
+Result<DmaAgent> DmaAgent::create(const DmaAgentConfig& config) {
+  Status status = config.validate();
+  if (!status.ok()) return status.error();
+  return DmaAgent(config);
+}
+
+double DmaAgent::packet_payload_bytes(const LinkModel& link) const {
+  double max = link.format().max_payload_bytes;
+  return config_.packet_bytes > 0 ? std::min(config_.packet_bytes, max) : max;
+}
+
+double DmaAgent::outstanding_bound_bytes_per_s(const LinkModel& link) const {
+  double round_trip_ns = 2 * link.one_way_latency_ns();
+  if (round_trip_ns <= 0) return INFINITY;
+  return static_cast<double>(config_.channels * config_.outstanding_packets) *
+         packet_payload_bytes(link) / round_trip_ns * 1e9;
+}
+
+DmaTiming DmaAgent::transfer(const Descriptor& d, const DestinationPath& path) const {
+  DmaTiming t;
+  const LinkModel& link = *path.link;
+  t.start_ns = (d.prefetched ? 0 : config_.descriptor_fetch_ns) + config_.initiation_ns;
+  double payload = d.total_bytes();
+  if (payload <= 0 || d.rows < 1 || d.destinations < 1) {
+    t.completion_ns = t.start_ns + config_.completion_signal_ns;
+    return t;
+  }
+  // Each row is cut into full-size packets; rows are separate on the link.
+  double packet = packet_payload_bytes(link);
+  double rows = static_cast<double>(d.rows);
+  if (packet >= link.format().max_payload_bytes) {
+    t.wire = link.writes(rows, d.row_bytes, Pattern::kScattered);
+  } else {
+    double full = std::floor(d.row_bytes / packet);
+    double rest = d.row_bytes - full * packet;
+    double granule = link.format().full_write_granule_bytes;
+    t.wire = link.stores(full * rows, packet, std::fmod(packet, granule) != 0);
+    t.wire += link.stores(rest > 0 ? rows : 0, rest, std::fmod(rest, granule) != 0);
+  }
+  double fanout = static_cast<double>(d.destinations);
+  Rate r = link_rate(link, t.wire, path.links);
+  if (path.shared) r.bytes_per_s /= fanout;
+  // Outstanding packets are shared by every destination in flight.
+  double outstanding = outstanding_bound_bytes_per_s(link) / fanout;
+  if (outstanding < r.bytes_per_s) r = {outstanding, DmaBound::kOutstanding};
+  // The source is read once and fanned out to all destinations.
+  if (config_.source_read_bw_bytes_per_s > 0 && config_.source_read_bw_bytes_per_s < r.bytes_per_s)
+    r = {config_.source_read_bw_bytes_per_s, DmaBound::kSourceRead};
+  t.throughput_bytes_per_s = r.bytes_per_s;
+  t.bound = r.bound;
+  t.data_ns = payload / r.bytes_per_s * 1e9 + link.one_way_latency_ns();
+  t.completion_ns = t.start_ns + t.data_ns + config_.completion_signal_ns;
+  return t;
+}
+
+Result<CopyEngine> CopyEngine::create(const CopyEngineConfig& config) {
+  Status status = config.validate();
+  if (!status.ok()) return status.error();
+  return CopyEngine(config);
+}
+
+DmaTiming CopyEngine::copy(double bytes, const LinkModel& link, int64_t links) const {
+  DmaTiming t;
+  t.start_ns = config_.host_initiation_ns + config_.engine_start_ns;
+  if (bytes <= 0) {
+    t.completion_ns = t.start_ns + config_.completion_ns;
+    return t;
+  }
+  t.wire = link.write(bytes);
+  Rate r = link_rate(link, t.wire, links);
+  double round_trip_ns = 2 * link.one_way_latency_ns();
+  if (round_trip_ns > 0) {
+    double outstanding = static_cast<double>(config_.outstanding_packets) *
+                         link.format().max_payload_bytes / round_trip_ns * 1e9;
+    if (outstanding < r.bytes_per_s) r = {outstanding, DmaBound::kOutstanding};
+  }
+  t.throughput_bytes_per_s = r.bytes_per_s;
+  t.bound = r.bound;
+  t.data_ns = bytes / r.bytes_per_s * 1e9 + link.one_way_latency_ns();
+  t.completion_ns = t.start_ns + t.data_ns + config_.completion_ns;
+  return t;
+}
+
+}  // namespace xferlab::hw_model

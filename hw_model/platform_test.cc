@@ -1,0 +1,128 @@
+// Tests for Platform: every preset loads, dumps round-trip, --set, and the
+// malformed-preset corpus (one-line "FILE:LINE: key 'x': problem" errors).
+#include "hw_model/platform.h"
+
+#include <gtest/gtest.h>
+
+namespace xferlab::hw_model {
+namespace {
+
+const char* const kPresets[] = {"proact_k40_pcie3",   "proact_p100_nvlink1", "proact_v100_nvlink2",
+                                "dgx2_v100_nvswitch", "power9_v100_ib",      "hgx_h100_nvlink4",
+                                "h200x2_nvlink4",     "h100_pcie_gen5"};
+
+std::string error_of(std::string_view text) {
+  Result<Platform> p = parse_platform(text, "bad.toml");
+  return p.ok() ? "(loaded)" : p.error().message;
+}
+
+TEST(Platform, EveryPresetLoadsAndRoundTrips) {
+  std::vector<std::string> listed = list_presets();
+  EXPECT_EQ(listed.size(), std::size(kPresets));
+  for (const char* name : kPresets) {
+    Result<Platform> p = load_platform(name);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_EQ(p->name, name);
+    EXPECT_FALSE(p->source.empty());
+    EXPECT_TRUE(p->sources.count("gpu")) << name;
+    std::string dump = dump_platform(*p);
+    Result<Platform> again = parse_platform(dump, "dump.toml");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(dump_platform(*again), dump) << name;
+  }
+}
+
+TEST(Platform, PresetFacts) {
+  Platform h200 = *load_platform("h200x2_nvlink4");
+  EXPECT_EQ(h200.gpu.count, 2);
+  EXPECT_EQ(h200.topology.links_per_gpu_pair, 18);
+  GpuPairPath path = gpu_pair_path(h200, 0, 1);
+  EXPECT_EQ(path.via, GpuPairPath::Via::kGpuLinks);
+  EXPECT_EQ(path.links, 18);
+  EXPECT_EQ(path.bottleneck->name, "nvlink4");
+  Platform p9 = *load_platform("power9_v100_ib");
+  EXPECT_EQ(p9.gpus_per_node(), 4);
+  EXPECT_EQ(gpu_pair_path(p9, 0, 1).via, GpuPairPath::Via::kGpuLinks);
+  EXPECT_EQ(gpu_pair_path(p9, 0, 2).via, GpuPairPath::Via::kHost);
+  EXPECT_EQ(gpu_pair_path(p9, 0, 4).via, GpuPairPath::Via::kNetwork);
+  EXPECT_EQ(gpu_pair_path(p9, 0, 4).links, 2);
+  EXPECT_EQ(gpu_pair_path(p9, 3, 3).via, GpuPairPath::Via::kSelf);
+  Platform dgx2 = *load_platform("dgx2_v100_nvswitch");
+  EXPECT_EQ(gpu_pair_path(dgx2, 0, 15).via, GpuPairPath::Via::kSwitch);
+  EXPECT_EQ(gpu_pair_path(dgx2, 0, 15).links, 6);
+  Platform p100 = *load_platform("proact_p100_nvlink1");
+  EXPECT_DOUBLE_EQ(p100.gpu_link.lane_rate_bytes_per_s, 2.5e9);
+  EXPECT_EQ(p100.sources.at("gpu.sm_count"), "PROACT Table I");
+}
+
+TEST(Platform, SetParameter) {
+  Platform p = *load_platform("proact_v100_nvlink2");
+  ASSERT_TRUE(set_parameter(p, "gpu_link.header", "32B").ok());
+  EXPECT_DOUBLE_EQ(p.gpu_link.header_bytes, 32);
+  ASSERT_TRUE(set_parameter(p, "counter_unit.full_policy", "stall").ok());
+  EXPECT_EQ(p.counter_unit.full_policy, FullTablePolicy::kStall);
+  EXPECT_EQ(*get_parameter(p, "counter_unit.full_policy"), "stall");
+  ASSERT_TRUE(set_parameter(p, "gpu_link.format", "nvlink4").ok());
+  EXPECT_DOUBLE_EQ(p.gpu_link.header_bytes, 16);  // format resets the section
+  EXPECT_EQ(set_parameter(p, "gpu_link.heder", "16B").error().message,
+            "unknown parameter 'gpu_link.heder'; did you mean 'gpu_link.header'?");
+  EXPECT_EQ(set_parameter(p, "gpu.memory_bw", "900").error().message,
+            "key 'gpu.memory_bw': '900' has no unit; write a bandwidth with its unit (e.g. 25GBps, "
+            "25GB/s, 200Gbps)");
+  EXPECT_EQ(set_parameter(p, "topology.kind", "ring").error().message,
+            "key 'topology.kind': 'ring' is not one of direct_pair|nvlink_mesh|nvswitch|pcie_tree");
+  std::vector<std::string> keys = parameter_keys(p);
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "dma_agent.initiation"), keys.end());
+  for (const std::string& k : keys) EXPECT_TRUE(get_parameter(p, k).ok()) << k;
+  EXPECT_EQ(parameter_reference().size(), keys.size());
+}
+
+TEST(Platform, MalformedCorpus) {
+  // Unknown key, with the closest known key suggested.
+  EXPECT_EQ(error_of("name = \"x\"\n[gpu]\ncount = 2\nsm_cont = 80\n"),
+            "bad.toml:4: key 'gpu.sm_cont': unknown; did you mean 'sm_count'?");
+  EXPECT_EQ(error_of("[gpus]\ncount = 2\n"),
+            "bad.toml:1: section 'gpus': unknown; did you mean 'gpu'?");
+  EXPECT_EQ(error_of("nme = \"x\"\n"), "bad.toml:1: key 'nme': unknown; did you mean 'name'?");
+  // A number without its unit.
+  EXPECT_EQ(error_of("[gpu]\nmemory_bw = 900\n"),
+            "bad.toml:2: key 'gpu.memory_bw': missing unit in '900' (write a bandwidth with its "
+            "unit)");
+  EXPECT_EQ(error_of("[gpu_link]\nlatency = { value = 700, source = \"x\" }\n"),
+            "bad.toml:2: key 'gpu_link.latency': missing unit in '700' (write a time with its "
+            "unit)");
+  // Negative and zero rates.
+  EXPECT_EQ(error_of("[gpu_link]\nlane_rate = \"-3GBps\"\n"),
+            "bad.toml:2: key 'gpu_link.lane_rate': must be > 0");
+  EXPECT_EQ(error_of("[counter_unit]\nupdates_per_cycle = 0\n"),
+            "bad.toml:2: key 'counter_unit.updates_per_cycle': must be > 0");
+  // Impossible combinations.
+  EXPECT_EQ(error_of("[gpu]\ncount = 4\n[topology]\nkind = \"direct_pair\"\n"),
+            "bad.toml:4: key 'topology.kind': direct_pair needs 2 GPUs per node, not 4");
+  EXPECT_EQ(error_of("[gpu]\ncount = 8\n[topology]\nkind = \"nvswitch\"\n"
+                     "[gpu_link]\nformat = \"pcie5\"\n"),
+            "bad.toml:4: key 'topology.kind': nvswitch needs an NVLink gpu_link, not 'pcie5'");
+  EXPECT_EQ(error_of("[gpu]\ncount = 6\n[topology]\nkind = \"pcie_tree\"\nnodes = 4\n"),
+            "bad.toml:5: key 'topology.nodes': gpu.count 6 is not a multiple of 4 nodes");
+  // Wrong types, bad format names, TOML syntax.
+  EXPECT_EQ(error_of("[gpu]\ncount = \"four\"\n"),
+            "bad.toml:2: key 'gpu.count': 'four' is not a whole number");
+  EXPECT_EQ(error_of("[gpu_link]\nformat = \"nvlink9\"\n"),
+            "bad.toml:2: key 'gpu_link.format': unknown interconnect 'nvlink9'; did you mean "
+            "'nvlink1'?");
+  EXPECT_EQ(error_of("[gpu]\ncount = \n").rfind("bad.toml:2: ", 0), 0u);
+  EXPECT_EQ(error_of("[gpu]\nmodel = { value = \"x\", sorce = \"y\" }\n"),
+            "bad.toml:2: key 'gpu.model.sorce': unknown; a value table holds 'value' and 'source'");
+}
+
+TEST(Platform, FindPreset) {
+  EXPECT_TRUE(find_preset("h200x2_nvlink4").ok());
+  Result<std::string> missing = find_preset("h200x2_nvlink");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            "unknown platform preset 'h200x2_nvlink'; did you mean 'h200x2_nvlink4'?");
+  EXPECT_FALSE(load_platform("/nonexistent/x.toml").ok());
+}
+
+}  // namespace
+}  // namespace xferlab::hw_model

@@ -1,0 +1,132 @@
+// hw_model/software_mechanisms.cc — costs of PROACT's software mechanisms
+// (docs/hw_model.md §6).
+#include "hw_model/software_mechanisms.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace xferlab::hw_model {
+namespace {
+
+constexpr EnumName<Mechanism> kMechanismNames[] = {{Mechanism::kPolling, "polling"},
+                                                   {Mechanism::kCdp, "cdp"},
+                                                   {Mechanism::kInline, "inline"},
+                                                   {Mechanism::kMemcpy, "memcpy"}};
+
+using S = SoftwareConfig;
+const Param<S> kSoftwareParams[] = {
+    {"polling_warps", Unit::kNone, "warps of the persistent polling kernel", &S::polling_warps},
+    {"poll_period", Unit::kTimeNs, "bitmap scan period of the polling agent", &S::poll_period_ns},
+    {"copy_bw_per_thread", Unit::kBandwidthBytesPerS, "SM-store copy rate of one thread",
+     &S::copy_bw_per_thread_bytes_per_s},
+    {"transfer_threads", Unit::kNone, "copy threads", &S::transfer_threads},
+    {"copy_packet_size", Unit::kSizeBytes, "payload per link packet of SM copy stores",
+     &S::copy_packet_bytes},
+    {"counter_update", Unit::kTimeNs, "per-CTA atomic decrement of a chunk counter",
+     &S::counter_update_ns},
+    {"cdp_launch", Unit::kTimeNs, "last CTA's device launch -> child copying", &S::cdp_launch_ns},
+    {"cdp_max_pending", Unit::kNone, "pending child launches before launches stall",
+     &S::cdp_max_pending},
+    {"memcpy_initiation", Unit::kTimeNs, "host cudaMemcpy call + driver per copy",
+     &S::memcpy_initiation_ns},
+    {"store_bytes_per_thread", Unit::kSizeBytes, "inline: bytes per store per thread",
+     &S::store_bytes_per_thread},
+};
+
+constexpr double kWarpThreads = 32;
+
+}  // namespace
+
+std::span<const Param<SoftwareConfig>> SoftwareConfig::params() {
+  return kSoftwareParams;
+}
+
+Status SoftwareConfig::validate() const {
+  if (polling_warps < 1) return make_error("key 'polling_warps': must be >= 1");
+  if (!(poll_period_ns > 0)) return make_error("key 'poll_period': must be > 0");
+  if (!(copy_bw_per_thread_bytes_per_s > 0))
+    return make_error("key 'copy_bw_per_thread': must be > 0");
+  if (transfer_threads < 1) return make_error("key 'transfer_threads': must be >= 1");
+  if (!(copy_packet_bytes > 0)) return make_error("key 'copy_packet_size': must be > 0");
+  if (!(counter_update_ns >= 0)) return make_error("key 'counter_update': must be >= 0");
+  if (!(cdp_launch_ns >= 0)) return make_error("key 'cdp_launch': must be >= 0");
+  if (cdp_max_pending < 1) return make_error("key 'cdp_max_pending': must be >= 1");
+  if (!(memcpy_initiation_ns >= 0)) return make_error("key 'memcpy_initiation': must be >= 0");
+  if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
+  return Status::Ok();
+}
+
+const char* mechanism_name(Mechanism mechanism) {
+  return enum_name(kMechanismNames, mechanism);
+}
+Result<Mechanism> parse_mechanism(std::string_view text) {
+  return parse_enum(kMechanismNames, text, "mechanism");
+}
+
+Result<SoftwareMechanisms> SoftwareMechanisms::create(const SoftwareConfig& config) {
+  Status status = config.validate();
+  if (!status.ok()) return status.error();
+  return SoftwareMechanisms(config);
+}
+
+double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const {
+  double slots = static_cast<double>(gpu.sm_count * gpu.max_warps_per_sm);
+  if (slots <= 0) return 0;
+  double copy_warps = std::ceil(static_cast<double>(config_.transfer_threads) / kWarpThreads);
+  double taken = 0;
+  switch (mechanism) {
+    case Mechanism::kPolling:
+      taken = static_cast<double>(config_.polling_warps) + copy_warps;
+      break;
+    case Mechanism::kCdp: taken = copy_warps; break;  // only while a child copies
+    case Mechanism::kInline:
+    case Mechanism::kMemcpy: taken = 0; break;
+  }
+  return std::min(1.0, taken / slots);
+}
+
+double SoftwareMechanisms::sm_copy_bw_bytes_per_s() const {
+  return static_cast<double>(config_.transfer_threads) * config_.copy_bw_per_thread_bytes_per_s;
+}
+
+ChunkCost SoftwareMechanisms::chunk(Mechanism mechanism, double chunk_bytes, const LinkModel& link,
+                                    int64_t links) const {
+  ChunkCost c;
+  if (chunk_bytes <= 0) return c;
+  double source_bw = sm_copy_bw_bytes_per_s();
+  switch (mechanism) {
+    case Mechanism::kPolling:
+      c.detect_ns = config_.counter_update_ns + config_.poll_period_ns / 2;
+      break;
+    case Mechanism::kCdp: c.detect_ns = config_.counter_update_ns + config_.cdp_launch_ns; break;
+    case Mechanism::kInline: c.detect_ns = 0; break;
+    case Mechanism::kMemcpy:
+      c.detect_ns = config_.memcpy_initiation_ns;
+      source_bw = INFINITY;  // Copy engine: the link limits.
+      break;
+  }
+  if (mechanism == Mechanism::kMemcpy) {
+    c.wire = link.write(chunk_bytes);
+  } else {
+    // SM stores: one full line per warp store instruction, never merged further.
+    double packet = std::min(config_.copy_packet_bytes, chunk_bytes);
+    double full = std::floor(chunk_bytes / packet);
+    double rest = chunk_bytes - full * packet;
+    double granule = link.format().full_write_granule_bytes;
+    c.wire = link.stores(full, packet, std::fmod(packet, granule) != 0);
+    c.wire += link.stores(rest > 0 ? 1 : 0, rest, std::fmod(rest, granule) != 0);
+  }
+  LinkTime t = link.time(c.wire, links);
+  double link_bw = chunk_bytes / t.transfer_ns * 1e9;
+  c.throughput_bytes_per_s = std::min(link_bw, source_bw);
+  c.copy_ns = chunk_bytes / c.throughput_bytes_per_s * 1e9 + link.one_way_latency_ns();
+  c.total_ns = c.detect_ns + c.copy_ns;
+  return c;
+}
+
+WireBytes SoftwareMechanisms::inline_wire(const WriteCoalescer& coalescer, const LinkModel& link,
+                                          const WarpStore& store, double instructions) const {
+  return coalescer.wire(link, store, instructions);
+}
+
+}  // namespace xferlab::hw_model

@@ -1,0 +1,84 @@
+// hw_model/software_mechanisms.h — SoftwareMechanisms: costs of PROACT's
+// software transfer mechanisms on today's GPUs (ISCA'21 §IV): the polling
+// agent (a few warps poll a ready bitmap and copy chunks with SM stores), the
+// CDP agent (the last CTA of a chunk launches a child copy kernel), inline
+// stores (every store duplicated to each peer), and host-driven cudaMemcpy
+// after the kernel. Equations: docs/hw_model.md §6.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "common/result.h"
+#include "hw_model/link_model.h"
+#include "hw_model/param_table.h"
+#include "hw_model/write_coalescer.h"
+
+namespace xferlab::hw_model {
+
+enum class Mechanism { kPolling, kCdp, kInline, kMemcpy };
+const char* mechanism_name(Mechanism mechanism);  ///< "polling" | "cdp" | "inline" | "memcpy".
+Result<Mechanism> parse_mechanism(std::string_view text);
+
+struct SoftwareConfig {
+  int64_t polling_warps = 4;                      ///< warps of the persistent polling kernel.
+  double poll_period_ns = 1000;                   ///< bitmap scan period of the polling agent.
+  double copy_bw_per_thread_bytes_per_s = 0.5e9;  ///< SM-store copy rate of one thread.
+  int64_t transfer_threads = 1024;                ///< copy threads (PROACT sweeps 32-8192).
+  double copy_packet_bytes = 128;                 ///< payload per link packet of SM copy stores
+                                                  ///< (a warp's contiguous store fills one line).
+  double counter_update_ns = 300;                 ///< per-CTA atomic decrement of a chunk counter.
+  double cdp_launch_ns = 8000;                    ///< last CTA's device launch -> child copying.
+  int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
+  double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
+  double store_bytes_per_thread = 4;  ///< inline: bytes per store instruction per thread.
+
+  Status validate() const;
+  static std::span<const Param<SoftwareConfig>> params();
+};
+
+// GpuShape: what the mechanism costs are relative to (from the Platform).
+struct GpuShape {
+  int64_t sm_count = 80;
+  int64_t max_warps_per_sm = 64;
+};
+
+// ChunkCost: moving one ready chunk to one peer.
+struct ChunkCost {
+  double detect_ns = 0;  ///< chunk ready -> agent starts copying (expected).
+  double copy_ns = 0;    ///< copying at the mechanism's throughput over the link.
+  double total_ns = 0;   ///< detect + copy.
+  double throughput_bytes_per_s = 0;
+  WireBytes wire;  ///< wire bytes of the chunk on the link.
+};
+
+class SoftwareMechanisms {
+ public:
+  static Result<SoftwareMechanisms> create(const SoftwareConfig& config);
+  const SoftwareConfig& config() const { return config_; }
+
+  // compute_slowdown: fraction of the GPU's warp slots the mechanism keeps from
+  // compute (polling: polling_warps + copy threads; others: 0 while idle).
+  double compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const;
+
+  // sm_copy_bw_bytes_per_s: transfer_threads × per-thread rate (before link limits).
+  double sm_copy_bw_bytes_per_s() const;
+
+  // chunk: cost of moving one `chunk_bytes` chunk to one peer over `links`
+  // links. Polling and CDP copy with contiguous SM stores (full lines);
+  // memcpy uses full-size DMA packets; inline is per-store (use inline_wire).
+  ChunkCost chunk(Mechanism mechanism, double chunk_bytes, const LinkModel& link,
+                  int64_t links) const;
+
+  // inline_wire: wire bytes when `stores` warp store instructions with the
+  // given coalescing pattern are duplicated to one peer.
+  WireBytes inline_wire(const WriteCoalescer& coalescer, const LinkModel& link,
+                        const WarpStore& store, double instructions) const;
+
+ private:
+  explicit SoftwareMechanisms(const SoftwareConfig& config) : config_(config) {}
+  SoftwareConfig config_;
+};
+
+}  // namespace xferlab::hw_model

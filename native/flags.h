@@ -1,0 +1,89 @@
+// native/flags.h — FlagSet: declared command-line flags for native programs.
+//
+// Each flag is declared once with name, type, default, allowed range and help
+// text; --help is generated from the declarations; values with units are
+// parsed once here (common/units.h). Accepted forms: --name=value,
+// --name value, and bare --name for booleans. Unknown flags get a
+// did-you-mean suggestion. Errors are one line (exit code 2 in programs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+
+namespace xferlab::native {
+
+enum class FlagType { kInt, kSize, kSizeList, kTime, kString, kBool };
+
+class FlagSet {
+ public:
+  FlagSet(std::string program, std::string summary);
+
+  // Declarations (default text is validated like user input; a bad default
+  // is a programming error and aborts with file:line).
+  FlagSet& add_int(const std::string& name, int64_t default_value, int64_t min, int64_t max,
+                   const std::string& help);
+  // Sizes in bytes ("4KiB", "1GB", bare numbers = bytes), within [min, max].
+  FlagSet& add_size(const std::string& name, const std::string& default_value, double min_bytes,
+                    double max_bytes, const std::string& help);
+  FlagSet& add_size_list(const std::string& name, const std::string& default_value,
+                         double min_bytes, double max_bytes, const std::string& help);
+  // Durations ("500ms", "2s"; bare numbers rejected), stored in ns.
+  FlagSet& add_time(const std::string& name, const std::string& default_value,
+                    const std::string& help);
+  // Strings; a non-empty `choices` restricts the values.
+  FlagSet& add_string(const std::string& name, const std::string& default_value,
+                      const std::vector<std::string>& choices, const std::string& help);
+  FlagSet& add_bool(const std::string& name, bool default_value, const std::string& help);
+
+  // parse: argv[1..argc). Returns true to run, false when --help was asked
+  // (print help()). Error messages name the flag and the problem.
+  Result<bool> parse(int argc, const char* const* argv);
+  Result<bool> parse(const std::vector<std::string>& args);
+
+  std::string help() const;
+
+  // Typed values (the name must have been declared with that type).
+  int64_t get_int(const std::string& name) const;
+  double get_size(const std::string& name) const;
+  std::vector<double> get_size_list(const std::string& name) const;
+  double get_time_ns(const std::string& name) const;
+  const std::string& get_string(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  // was_set: given on the command line (not the default).
+  bool was_set(const std::string& name) const;
+
+  // values: every flag's effective value as text, in declaration order (for
+  // trace metadata parameters and provenance).
+  std::vector<std::pair<std::string, std::string>> values() const;
+
+  const std::string& program() const { return program_; }
+
+ private:
+  struct Flag {
+    std::string name;
+    FlagType type;
+    std::string text;  ///< effective value as given.
+    std::string help;
+    std::string default_text;
+    double min = 0, max = 0;
+    std::vector<std::string> choices;
+    bool set = false;
+  };
+  FlagSet& add(Flag flag);
+  Status assign(Flag& flag, const std::string& text) const;
+  const Flag& find(const std::string& name, FlagType type) const;
+
+  std::string program_;
+  std::string summary_;
+  std::vector<Flag> flags_;
+};
+
+// parse_flags_or_exit: for main(): prints help to stdout and exits 0 on
+// --help; prints "program: error" (one line) to stderr and exits 2 on bad input.
+void parse_flags_or_exit(FlagSet& flags, int argc, char** argv);
+
+}  // namespace xferlab::native

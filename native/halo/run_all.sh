@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# native/halo/run_all.sh OUTDIR — every halo-exchange measurement of issue 8 in
+# one call (a few minutes): 2 ranks on 2 GPUs (when there are 2) and 2 ranks
+# sharing 1 GPU; the paper's three sizes (200^3/400^3/800^3 split 4x4x4: each
+# rank gets the 50^3/100^3/200^3 block); variants baseline, stream, stacked
+# (halo_exchange) and sa, ki, host (gdasync_bench, if present); then the
+# HPGMG-like box exchange (faces only, small boxes) with host/sa/ki.
+#
+# Writes into OUTDIR: halo.csv, boxes.csv (timer tables, min/avg/max over
+# ranks), traces/*.xft (zstd-compressed, one per rank and run), logs/*.log,
+# provenance.txt; prints a summary table at the end. Binaries come from
+# $XFERLAB_BIN (default: dist/bin next to the repository root).
+set -uo pipefail
+out=${1:?usage: run_all.sh OUTDIR}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${XFERLAB_BIN:-$root/dist/bin}
+iters=${HALO_ITERATIONS:-50}
+warmup=${HALO_WARMUP:-10}
+mkdir -p "$out/traces" "$out/logs"
+out=$(cd "$out" && pwd)
+# NVLink multicast off (see KINDS.md): nothing here uses it, keep it that way.
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+
+halo="$bin/halo_exchange"
+gda="$bin/gdasync_bench"
+[ -x "$halo" ] || { echo "run_all: $halo not found (build: see docs/halo.md)" >&2; exit 2; }
+have_gda=0; [ -x "$gda" ] && have_gda=1
+
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+[ "${gpus:-0}" -ge 1 ] || { echo "run_all: no GPU found (nvidia-smi -L)" >&2; exit 1; }
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(hostname)"
+  echo "command: $0 $*"
+  echo "gpus: $gpus"
+  nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null
+  echo "cuda: $(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)"
+  echo "mpi: $(mpirun --version 2>&1 | head -1)"
+  echo "iterations: $iters (warm-up $warmup)"
+  echo "binaries:"; sha256sum "$halo" "$gda" 2>/dev/null
+  echo "topology:"; nvidia-smi topo -m 2>/dev/null
+} > "$out/provenance.txt"
+
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2
+     -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST)
+failures=0
+
+# run NAME CSV PROGRAM ARGS...: one mpirun, bounded, logged.
+run() {
+  local name=$1 csv=$2; shift 2
+  echo "run_all: $name"
+  if ! timeout 120 "${mpi[@]}" "$@" --csv "$csv" --trace-dir "$out/traces" \
+       --iterations "$iters" --warmup "$warmup" > "$out/logs/$name.log" 2>&1; then
+    echo "run_all: FAILED $name (see logs/$name.log):"; tail -3 "$out/logs/$name.log"
+    failures=$((failures + 1))
+  fi
+}
+
+placements=(shared1)
+[ "$gpus" -ge 2 ] && placements=(gpus2 shared1)
+for place in "${placements[@]}"; do
+  if [ "$place" = gpus2 ]; then export CUDA_VISIBLE_DEVICES=0,1; else export CUDA_VISIBLE_DEVICES=0; fi
+  for size in 200 400 800; do
+    for v in baseline stream stacked; do
+      run "${place}_${v}_$size" "$out/halo.csv" \
+        -x CUDA_VISIBLE_DEVICES "$halo" --variant "$v" --paper "$size" --label "${place}_$size"
+    done
+    if [ $have_gda = 1 ]; then
+      for v in host sa ki; do
+        run "${place}_${v}_$size" "$out/halo.csv" \
+          -x CUDA_VISIBLE_DEVICES "$gda" --variant "$v" --paper "$size" --label "${place}_$size"
+      done
+    fi
+  done
+  if [ $have_gda = 1 ]; then
+    # HPGMG-like boundary exchange: one variable, faces only, small boxes.
+    for box in 16 32 64; do
+      for v in host sa ki; do
+        run "${place}_boxes_${v}_$box" "$out/boxes.csv" \
+          -x CUDA_VISIBLE_DEVICES "$gda" --variant "$v" --per-rank "$box" --vars 1 --pattern 7 \
+          --label "${place}_box$box"
+      done
+    done
+  fi
+done
+
+echo
+echo "Summary: time per iteration (iteration_wall, avg over ranks, us)"
+for csv in "$out/halo.csv" "$out/boxes.csv"; do
+  [ -f "$csv" ] || continue
+  echo "== $(basename "$csv")"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+           $col["phase"] == "iteration_wall" {
+             key = $col["size"]; v = $col["variant"]
+             t[key, v] = $col["avg_ns"] / 1000; sizes[key] = 1; vars[v] = 1 }
+           END {
+             printf "%-16s", "size"; for (v in vars) printf " %10s", v; printf "\n"
+             for (s in sizes) { printf "%-16s", s
+               for (v in vars) printf " %10s", ((s, v) in t) ? sprintf("%.1f", t[s, v]) : "-"
+               printf "\n" } }' "$csv" | { IFS= read -r header; echo "$header"; sort; }
+done
+echo "failures: $failures (outputs in $out)"
+[ $failures -eq 0 ]

@@ -1,0 +1,203 @@
+// native/halo/variants.cc — the host-driven exchange strategies: baseline
+// (Comb "fused kernel + MPI"), and the two notification approaches of Elis et
+// al. (stream: pack/unpack kernels on two streams; stacked: one cooperative
+// kernel), which share the CPU polling loop below.
+#include <mpi.h>
+
+#include "native/halo/halo_context.h"
+#include "native/mpi_check.h"
+
+namespace xferlab::halo {
+namespace {
+
+using traces::EventKind;
+using traces::MpiOp;
+
+uint32_t flag_id(FlagArray a, int m) {
+  return static_cast<uint32_t>(a) * kFlagsPerArray + m;
+}
+
+// wait_all: a bounded Waitall timed as `phase`.
+void wait_all(HaloContext& c, std::vector<MPI_Request>& reqs, bool receives, Phase phase) {
+  c.phase_begin(phase);
+  c.wait_requests(reqs, receives);
+  c.phase_end(phase);
+}
+
+// Baseline: compute + fused pack -> sync -> Isend all -> wait -> fused unpack -> sync.
+class Baseline : public VariantRunner {
+ public:
+  explicit Baseline(HaloContext& c) : c_(c) {}
+  void iteration(uint32_t t) override {
+    c_.phase_begin(Phase::kTotal);
+    c_.phase_begin(Phase::kPostRecv);
+    c_.post_recvs(c_.recv_buffer[0].host());
+    c_.phase_end(Phase::kPostRecv);
+    // Comb launches the compute and the pack and synchronizes once: pack
+    // includes this iteration's compute kernel.
+    c_.phase_begin(Phase::kPack);
+    c_.compute(t);
+    launch_pack_fused(c_.send_table, c_.layout, c_.field(t), c_.send_buffer.device(),
+                      c_.stream_compute);
+    c_.wait_stream(c_.stream_compute, "compute + fused pack");
+    c_.phase_end(Phase::kPack);
+    c_.phase_begin(Phase::kPostSend);
+    for (int m = 0; m < c_.num_messages(); ++m) c_.post_send(m, c_.send_buffer.host());
+    c_.phase_end(Phase::kPostSend);
+    wait_all(c_, c_.recv_req, true, Phase::kWaitRecv);
+    c_.phase_begin(Phase::kUnpack);
+    launch_unpack_fused(c_.recv_table, c_.layout, c_.recv_buffer[0].device(), c_.field(t),
+                        c_.stream_compute);
+    c_.verify(t, c_.stream_compute);
+    c_.wait_stream(c_.stream_compute, "fused unpack");
+    c_.phase_end(Phase::kUnpack);
+    wait_all(c_, c_.send_req, false, Phase::kWaitSend);
+    c_.phase_end(Phase::kTotal);
+  }
+  void drain() override { c_.wait_stream(c_.stream_compute, "drain"); }
+
+ private:
+  HaloContext& c_;
+};
+
+// Notification: shared CPU side of the stream and stacked approaches. The GPU
+// sets send_ready[m] when message m is packed; the CPU Isends it, tests the
+// receives and sets unpack_ready[m] when message m has arrived.
+class Notification : public VariantRunner {
+ public:
+  Notification(HaloContext& c, bool stacked)
+      : c_(c), stacked_(stacked), sent_(c.num_messages()), received_(c.num_messages()) {
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&unpacked_, cudaEventDisableTiming));
+  }
+  ~Notification() override { cudaEventDestroy(unpacked_); }
+
+  void iteration(uint32_t t) override {
+    const int p = t % 2;
+    c_.phase_begin(Phase::kTotal);
+    c_.phase_begin(Phase::kPostRecv);
+    c_.post_recvs(c_.recv_buffer[p].host());
+    c_.phase_end(Phase::kPostRecv);
+    // pack: enqueue compute and the persistent kernels (no synchronization).
+    c_.phase_begin(Phase::kPack);
+    const NotifyArgs args = c_.notify_args(t);
+    c_.compute(t);
+    if (stacked_) {
+      launch_stacked(c_.send_table, c_.recv_table, c_.layout, c_.field(t), c_.send_buffer.device(),
+                     c_.recv_buffer[p].device(), c_.options.stacked_long_bytes, args,
+                     c_.stream_compute);
+      c_.verify(t, c_.stream_compute);
+    } else {
+      launch_pack_notify(c_.send_table, c_.layout, c_.field(t), c_.send_buffer.device(), args,
+                         c_.stream_compute);
+      launch_unpack_notify(c_.recv_table, c_.layout, c_.recv_buffer[p].device(), c_.field(t), args,
+                           c_.stream_unpack);
+      c_.verify(t, c_.stream_unpack);
+      // The next compute reads the ghosts this unpack writes.
+      XF_CUDA_CHECK(cudaEventRecord(unpacked_, c_.stream_unpack));
+      XF_CUDA_CHECK(cudaStreamWaitEvent(c_.stream_compute, unpacked_, 0));
+    }
+    c_.phase_end(Phase::kPack);
+    poll(t);
+    c_.phase_end(Phase::kTotal);
+  }
+
+  void drain() override {
+    c_.wait_stream(c_.stream_compute, "drain compute stream");
+    c_.wait_stream(c_.stream_unpack, "drain unpack stream");
+  }
+
+ private:
+  void poll(uint32_t t) {
+    const uint32_t epoch = t + 1;
+    const int n = c_.num_messages();
+    std::fill(sent_.begin(), sent_.end(), 0);
+    std::fill(received_.begin(), received_.end(), 0);
+    int to_send = n, to_recv = n;
+    std::vector<int> idx(n);
+    Deadline deadline(c_.options.timeout_ns);
+    uint64_t t0 = xferlab::native::host_steady_ns();
+    c_.trace(EventKind::kPhaseBegin, 0, static_cast<int>(Phase::kWaitRecv), t, 0);
+    while (to_send > 0 || to_recv > 0) {
+      bool progress = false;
+      const uint64_t pass_start = xferlab::native::host_steady_ns();
+      for (int m = 0; m < n && to_send > 0; ++m) {
+        if (sent_[m] || load_flag(c_.flag(FlagArray::kSendReady, m)) < epoch) continue;
+        c_.trace(EventKind::kFlagObserved, 0, flag_id(FlagArray::kSendReady, m), m, epoch);
+        const uint64_t s0 = xferlab::native::host_steady_ns();
+        c_.post_send(m, c_.send_buffer.host());
+        c_.add_phase_ns(Phase::kPostSend, xferlab::native::host_steady_ns() - s0);
+        sent_[m] = 1;
+        --to_send;
+        progress = true;
+      }
+      if (to_recv > 0) {
+        int count = 0;
+        XF_MPI_CHECK(MPI_Testsome(n, c_.recv_req.data(), &count, idx.data(), MPI_STATUSES_IGNORE));
+        for (int i = 0; i < count && count != MPI_UNDEFINED; ++i) {
+          const int m = idx[i];
+          const Message& msg = c_.messages[m];
+          c_.trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIrecv), msg.peer,
+                   msg.recv_tag, msg.bytes);
+          store_flag(c_.flag(FlagArray::kUnpackReady, m), epoch);
+          c_.trace(EventKind::kFlagSet, 0, flag_id(FlagArray::kUnpackReady, m), m, epoch);
+          received_[m] = 1;
+          --to_recv;
+          progress = true;
+        }
+        if (to_recv == 0) {
+          c_.trace(EventKind::kPhaseEnd, 0, static_cast<int>(Phase::kWaitRecv), t, 0);
+          c_.add_phase_ns(Phase::kWaitRecv, xferlab::native::host_steady_ns() - t0);
+        }
+      }
+      if (!progress) {
+        c_.add_idle_ns(xferlab::native::host_steady_ns() - pass_start);
+        c_.check_fault();
+        if (deadline.expired()) timeout(epoch);
+      }
+    }
+    c_.mark_phase_used(Phase::kPostSend);
+    c_.mark_phase_used(Phase::kWaitRecv);
+    // Sends must finish before the next pack overwrites the send buffer.
+    wait_all(c_, c_.send_req, false, Phase::kWaitSend);
+  }
+
+  [[noreturn]] void timeout(uint32_t epoch) {
+    for (int m = 0; m < c_.num_messages(); ++m) {
+      if (!sent_[m]) {
+        c_.fail("timeout after " + std::to_string(c_.options.timeout_ns / 1000000) +
+                " ms waiting for send_ready flag of " + c_.describe_message(m) + " to reach " +
+                std::to_string(epoch) + " (saw " +
+                std::to_string(load_flag(c_.flag(FlagArray::kSendReady, m))) +
+                "): the pack kernel did not publish it");
+      }
+    }
+    for (int m = 0; m < c_.num_messages(); ++m) {
+      if (!received_[m]) {
+        c_.fail("timeout after " + std::to_string(c_.options.timeout_ns / 1000000) +
+                " ms waiting for MPI receive of " + c_.describe_message(m) + " in iteration " +
+                std::to_string(epoch - 1) + " (lost message or stalled peer)");
+      }
+    }
+    c_.fail("timeout in the notification loop");
+  }
+
+  HaloContext& c_;
+  bool stacked_;
+  std::vector<char> sent_, received_;
+  cudaEvent_t unpacked_ = nullptr;
+};
+
+}  // namespace
+
+std::vector<Variant> builtin_variants() {
+  return {
+      {"baseline", "fused pack, sync, MPI_Isend/Irecv, wait, fused unpack, sync (Comb cuda+mpi)",
+       [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Baseline(c)); }},
+      {"stream", "persistent pack/unpack kernels on two streams, flags in pinned memory",
+       [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Notification(c, false)); }},
+      {"stacked", "one cooperative persistent kernel on all SMs, flags in pinned memory",
+       [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Notification(c, true)); }},
+  };
+}
+
+}  // namespace xferlab::halo

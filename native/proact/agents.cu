@@ -1,0 +1,202 @@
+// native/proact/agents.cu — PROACT transfer agents: the SM polling agent, the
+// TMA bulk-copy polling agent, and the CDP child copy kernel.
+#include <cuda/atomic>
+
+#include "native/cuda_check.h"
+#include "native/proact/agents.h"
+#include "native/proact/proact_device.cuh"
+
+namespace xferlab::proact {
+
+namespace {
+
+using traces::TransferMechanism;
+
+// copy_warp: the calling warp copies `bytes` (multiple of 16) from src to every
+// peer at `offset`, four 16-B loads in flight per lane.
+__device__ __forceinline__ void copy_warp(const DeviceRegion& r, uint64_t offset, uint64_t bytes,
+                                          uint32_t lane) {
+  const uint4* src = reinterpret_cast<const uint4*>(r.local + offset);
+  const uint64_t n = bytes / 16;
+  constexpr int kUnroll = 4;
+  for (uint64_t base = lane; base < n; base += 32 * kUnroll) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const uint64_t i = base + 32ull * k;
+      if (i < n) v[k] = __ldcg(src + i);
+    }
+    for (uint32_t p = 0; p < r.num_peers; ++p) {
+      uint4* dst = reinterpret_cast<uint4*>(r.peers[p] + offset);
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) {
+        const uint64_t i = base + 32ull * k;
+        if (i < n) dst[i] = v[k];
+      }
+    }
+  }
+}
+
+// wait_ready: spin (acquire loads) until chunk c is ready in this epoch.
+// Returns false after timeout_ns (and reports the chunk).
+__device__ __forceinline__ bool wait_ready(const DeviceRegion& r, uint32_t c, uint64_t start_ns,
+                                           uint64_t timeout_ns) {
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_device> ready(r.ready[c]);
+  uint32_t polls = 0;
+  while (ready.load(cuda::memory_order_acquire) != r.epoch) {
+    if (++polls % 256 == 0) {
+      if (r.error->code != 0) return false;  // another agent gave up: stop too.
+      if (native::globaltimer_ns() - start_ns > timeout_ns) {
+        detail::set_error(r, kAgentTimeout, c, ready.load(cuda::memory_order_relaxed));
+        return false;
+      }
+    }
+    __nanosleep(32);
+  }
+  return true;
+}
+
+__global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
+  const uint32_t lane = threadIdx.x % 32;
+  const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const uint32_t warps = gridDim.x * blockDim.x / 32;
+  const uint64_t slices = r.chunk_bytes / p.slice_bytes;
+  const uint64_t items = (p.end_chunk - p.first_chunk) * slices;
+  if (blockIdx.x == 0 && threadIdx.x == 0) native::record_kernel_begin(r.trace, p.kernel_id, 1);
+  uint64_t start_ns = native::globaltimer_ns();
+  for (uint64_t item = warp; item < items; item += warps) {
+    const uint32_t c = p.first_chunk + static_cast<uint32_t>(item / slices);
+    int ok = 1;
+    if (lane == 0) ok = wait_ready(r, c, start_ns, p.timeout_ns);
+    ok = __shfl_sync(0xffffffffu, ok, 0);
+    if (!ok) return;
+    __syncwarp();  // orders lane 0's acquire before the other lanes' loads.
+    const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
+    const uint32_t id = static_cast<uint32_t>(c * slices + item % slices);
+    if (lane == 0) {
+      native::record_transfer_begin(r.trace, id, r.peer_mask, p.slice_bytes,
+                                    TransferMechanism::kPolling, static_cast<uint16_t>(warp));
+    }
+    copy_warp(r, offset, p.slice_bytes, lane);
+    __syncwarp();
+    if (lane == 0) {
+      native::record_transfer_end(r.trace, id, r.peer_mask, p.slice_bytes,
+                                  TransferMechanism::kPolling, static_cast<uint16_t>(warp));
+    }
+    start_ns = native::globaltimer_ns();  // the deadline bounds the wait for one chunk.
+  }
+}
+
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
+  __shared__ alignas(128) unsigned char buf[kTmaMaxSliceBytes];
+  __shared__ alignas(8) unsigned long long mbar;
+  if (threadIdx.x != 0) return;  // one issuing thread per CTA.
+  const uint32_t bar = smem_addr(&mbar);
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  const uint64_t slices = r.chunk_bytes / p.slice_bytes;
+  const uint64_t items = (p.end_chunk - p.first_chunk) * slices;
+  const uint32_t bytes = static_cast<uint32_t>(p.slice_bytes);
+  if (blockIdx.x == 0) native::record_kernel_begin(r.trace, p.kernel_id, 1);
+  uint32_t phase = 0;
+  uint64_t start_ns = native::globaltimer_ns();
+  for (uint64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const uint32_t c = p.first_chunk + static_cast<uint32_t>(item / slices);
+    if (!wait_ready(r, c, start_ns, p.timeout_ns)) return;
+    // The producer's generic-proxy writes must be visible to the async proxy.
+    asm volatile("fence.proxy.async.global;" ::: "memory");
+    const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
+    const uint32_t id = static_cast<uint32_t>(c * slices + item % slices);
+    native::record_transfer_begin(r.trace, id, r.peer_mask, bytes, TransferMechanism::kPollingTma,
+                                  static_cast<uint16_t>(blockIdx.x));
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
+            "r"(smem_addr(buf)),
+        "l"(r.local + offset), "r"(bytes), "r"(bar)
+        : "memory");
+    uint32_t done = 0;
+    while (!done) {
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, "
+          "0, p; }"
+          : "=r"(done)
+          : "r"(bar), "r"(phase)
+          : "memory");
+    }
+    phase ^= 1u;
+    for (uint32_t q = 0; q < r.num_peers; ++q) {
+      asm volatile(
+          "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(r.peers[q] + offset),
+          "r"(smem_addr(buf)), "r"(bytes)
+          : "memory");
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    native::record_transfer_end(r.trace, id, r.peer_mask, bytes, TransferMechanism::kPollingTma,
+                                static_cast<uint16_t>(blockIdx.x));
+    start_ns = native::globaltimer_ns();
+  }
+}
+
+__global__ void trace_marker_kernel(native::DeviceTrace t, traces::EventKind kind, uint16_t flags,
+                                    uint32_t id, uint32_t aux, uint64_t value) {
+  native::record_event(t, kind, flags, 0, id, aux, value);
+}
+
+}  // namespace
+
+// proact_cdp_copy: grid-stride copy of one chunk to every peer; block 0 traces
+// the begin, the last block to finish traces the end.
+__global__ void proact_cdp_copy(DeviceRegion r, uint32_t chunk) {
+  if (r.trace.enabled && blockIdx.x == 0 && threadIdx.x == 0) {
+    native::record_transfer_begin(r.trace, chunk, r.peer_mask, r.chunk_bytes,
+                                  TransferMechanism::kCdp, 0);
+  }
+  const uint4* src = reinterpret_cast<const uint4*>(r.local + chunk * r.chunk_bytes);
+  const uint64_t n = r.chunk_bytes / 16;
+  for (uint64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += uint64_t{gridDim.x} * blockDim.x) {
+    const uint4 v = __ldcg(src + i);
+    for (uint32_t p = 0; p < r.num_peers; ++p) {
+      reinterpret_cast<uint4*>(r.peers[p] + chunk * r.chunk_bytes)[i] = v;
+    }
+  }
+  if (!r.trace.enabled) return;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(&r.cdp_done[chunk], 1u) == gridDim.x - 1) {
+      r.cdp_done[chunk] = 0;
+      native::record_transfer_end(r.trace, chunk, r.peer_mask, r.chunk_bytes,
+                                  TransferMechanism::kCdp, 0);
+    }
+  }
+}
+
+void launch_polling_agent(const DeviceRegion& r, const AgentParams& p, uint32_t threads,
+                          cudaStream_t stream) {
+  const uint32_t block = threads < 256 ? threads : 256;
+  polling_agent_kernel<<<(threads + block - 1) / block, block, 0, stream>>>(r, p);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_tma_agent(const DeviceRegion& r, const AgentParams& p, uint32_t threads,
+                      cudaStream_t stream) {
+  const uint32_t ctas = threads / 32 > 0 ? threads / 32 : 1;
+  tma_agent_kernel<<<ctas, 32, 0, stream>>>(r, p);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_trace_marker(const native::DeviceTrace& t, traces::EventKind kind, uint16_t flags,
+                         uint32_t id, uint32_t aux, uint64_t value, cudaStream_t stream) {
+  trace_marker_kernel<<<1, 1, 0, stream>>>(t, kind, flags, id, aux, value);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace xferlab::proact

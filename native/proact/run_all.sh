@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# native/proact/run_all.sh OUT_DIR — the PROACT measurement campaign in one
+# call (target: under ~6 minutes on 2x H200): microbenchmark chunk sweep on
+# 2 GPUs (and tracking cost on 1), the four applications on 1 and 2 GPUs,
+# then the profiler (coarse grid) per workload and a run of each workload
+# with its chosen configuration. Writes CSVs, traces (zstd-compressed when
+# zstd is installed) and provenance to OUT_DIR and prints a summary table.
+#
+# The binary: $PROACT, else proact next to this script, else dist/bin/proact,
+# else bazel-bin. GPU count: $PROACT_GPUS (default 2; 1-GPU parts always run).
+set -uo pipefail
+out=${1:?usage: run_all.sh OUT_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${PROACT:-}
+for c in "$here/proact" "$here/../../dist/bin/proact" "$here/../../bazel-bin/native/proact/proact"; do
+  [ -z "$bin" ] && [ -x "$c" ] && bin=$c
+done
+[ -x "$bin" ] || { echo "run_all: proact binary not found (set PROACT=/path/to/proact)" >&2; exit 2; }
+gpus=${PROACT_GPUS:-2}
+mkdir -p "$out"
+start=$(date +%s)
+failures=0
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "command: $0 $*"
+  echo "binary: $bin"
+  echo "host: $(hostname)"
+  echo "gpus_used: $gpus"
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv 2>&1
+  nvidia-smi 2>/dev/null | grep -o "CUDA Version: [0-9.]*" | head -1
+  echo "topology:"
+  nvidia-smi topo -m 2>&1
+} > "$out/provenance.txt"
+
+# run NAME ARGS...: one proact invocation, CSV to OUT/NAME.csv, log to OUT/NAME.log.
+run() {
+  local name=$1; shift
+  local t0=$(date +%s)
+  if "$bin" --csv "$out/$name.csv" --out "$out" --format csv "$@" > "$out/$name.stdout" 2> "$out/$name.log"; then
+    echo "run_all: $name ok ($(( $(date +%s) - t0 )) s)"
+  else
+    echo "run_all: $name FAILED (exit $?): $(tail -1 "$out/$name.log")"
+    failures=$((failures + 1))
+  fi
+}
+
+chunks_micro=4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB
+run micro_g$gpus --workload micro --gpus "$gpus" --chunk $chunks_micro \
+  --mechanism polling,polling_tma,cdp,inline,memcpy,um --threads 1024 --reps 5 --trace-cta-sample 16
+run micro_g1 --workload micro --gpus 1 --chunk 4KiB,64KiB,1MiB --mechanism track --reps 5 \
+  --trace-cta-sample 16
+
+apps="jacobi pagerank sssp als"
+for w in $apps; do
+  run ${w}_g$gpus --workload $w --gpus "$gpus" --chunk 256KiB,2MiB \
+    --mechanism polling,cdp,inline,memcpy --threads 1024 --reps 3 --trace-cta-sample 16
+  run ${w}_g1 --workload $w --gpus 1 --chunk 256KiB --mechanism track --reps 3 --trace-cta-sample 16
+done
+
+# Profiler (coarse grid; --full for the whole grid), then each workload with its choice.
+for w in micro $apps; do
+  run profile_${w}_g$gpus --workload $w --gpus "$gpus" --profile --reps 3 \
+    --profile-out "$out/proact_choices.csv" --trace-cta-sample 64
+done
+for w in micro $apps; do
+  run chosen_${w}_g$gpus --workload $w --gpus "$gpus" --config "$out/proact_choices.csv" --reps 5 \
+    --trace-cta-sample 16
+done
+
+if command -v zstd > /dev/null; then
+  find "$out/traces" -name '*.xft' -size +1M -exec zstd -q --rm -T0 {} \;
+fi
+
+# Summary: best time per mechanism for the microbenchmark, chosen configs per workload.
+echo
+echo "== microbenchmark, $gpus GPUs: best chunk per mechanism =="
+awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { m = $col["mechanism"]; t = $col["time_ms"] + 0
+    if (!(m in best) || t < best[m]) { best[m] = t; row[m] = $0 } }
+  END { printf "%-12s %10s %10s %9s %9s %8s %8s %s\n", "mechanism", "chunk_B", "time_ms", "vs_memcpy", "frac_inf", "overlap", "track_oh", "verified"
+    for (m in row) { split(row[m], f, ",")
+      printf "%-12s %10s %10.4f %9.3f %9.3f %8.3f %8.3f %s\n", m, f[col["chunk_bytes"]], f[col["time_ms"]], f[col["speedup_vs_memcpy"]], f[col["frac_inf_bw"]], f[col["overlap"]], f[col["tracking_overhead"]], f[col["verified"]] } }' \
+  "$out/micro_g$gpus.csv" 2>/dev/null | sort
+echo
+echo "== chosen configuration per workload ($gpus GPUs; Table II analogue) =="
+cat "$out/proact_choices.csv" 2>/dev/null
+echo
+echo "== workloads with their chosen configuration =="
+printf "%-9s %-12s %10s %8s %10s %10s %9s %9s %8s %s\n" workload mechanism chunk_B threads time_ms vs_1gpu vs_memcpy frac_inf track_oh verified
+for w in micro $apps; do
+  awk -F, -v w=$w 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["mechanism"] != "none" && $col["mechanism"] != "track" && $col["mechanism"] != "memcpy" && $col["gpus"] > 1 {
+      printf "%-9s %-12s %10s %8s %10.4f %10.3f %9.3f %9.3f %8.3f %s\n", w, $col["mechanism"], $col["chunk_bytes"], $col["threads"], $col["time_ms"], $col["speedup_vs_1gpu"], $col["speedup_vs_memcpy"], $col["frac_inf_bw"], $col["tracking_overhead"], $col["verified"] }' \
+    "$out/chosen_${w}_g$gpus.csv" 2>/dev/null
+done
+echo
+echo "run_all: $failures failed invocation(s); $(( $(date +%s) - start )) s; results in $out"
+[ $failures -eq 0 ]

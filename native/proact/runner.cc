@@ -1,0 +1,404 @@
+// native/proact/runner.cc — see runner.h.
+#include "native/proact/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "native/cuda_check.h"
+#include "native/proact/agents.h"
+#include "native/stats.h"
+
+namespace xferlab::proact {
+
+namespace {
+constexpr uint32_t kVerifyRun = 0x5eed;
+constexpr uint32_t kAgentKernelBase = 0x10000;
+
+uint32_t region_mode(Mechanism m) {
+  switch (m) {
+    case Mechanism::kTrack:
+    case Mechanism::kPolling:
+    case Mechanism::kPollingTma: return kModeTrack;
+    case Mechanism::kCdp: return kModeCdp;
+    case Mechanism::kCdpTail: return kModeCdpTail;
+    case Mechanism::kInline: return kModeInline;
+    default: return 0;
+  }
+}
+}  // namespace
+
+Runner::Runner(Workload& workload, RunnerOptions options)
+    : workload_(workload), options_(std::move(options)) {
+  int lo = 0, hi = 0;
+  for (int d : options_.devices) {
+    XF_CUDA_CHECK(cudaSetDevice(d));
+    XF_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    cudaStream_t m, a;
+    XF_CUDA_CHECK(cudaStreamCreateWithFlags(&m, cudaStreamNonBlocking));
+    // The agent gets the highest priority so its CTAs are resident before the
+    // producer's grid fills the SMs.
+    XF_CUDA_CHECK(cudaStreamCreateWithPriority(&a, cudaStreamNonBlocking, hi));
+    main_.push_back(m);
+    agent_.push_back(a);
+    cudaEvent_t e1, e2, e3;
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming));
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming));
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&e3, cudaEventDisableTiming));
+    start_ev_.push_back(e1);
+    agent_ev_.push_back(e2);
+    done_ev_.push_back(e3);
+  }
+}
+
+Runner::~Runner() {
+  regions_.clear();
+  for (int g = 0; g < num_gpus(); ++g) {
+    cudaSetDevice(options_.devices[g]);
+    cudaStreamDestroy(main_[g]);
+    cudaStreamDestroy(agent_[g]);
+    cudaEventDestroy(start_ev_[g]);
+    cudaEventDestroy(agent_ev_[g]);
+    cudaEventDestroy(done_ev_[g]);
+  }
+}
+
+Status Runner::prepare(const RunConfig& c) {
+  const bool managed = c.mechanism == Mechanism::kUnified;
+  if (managed && workload_.name() != "micro") {
+    return make_error("--mechanism um is only supported for the micro workload");
+  }
+  if (c.threads < 32 || c.threads > 65536 || c.threads % 32 != 0) {
+    return make_error("--threads must be a multiple of 32 in 32..65536, got " +
+                      std::to_string(c.threads));
+  }
+  if ((c.mechanism == Mechanism::kCdp || c.mechanism == Mechanism::kCdpTail) && c.threads > 1024) {
+    return make_error("--threads for cdp is the child grid's block size: at most 1024");
+  }
+  if (c.mechanism == Mechanism::kCdp || c.mechanism == Mechanism::kCdpTail) {
+    // Every chunk may have a child launch pending at once (the default limit
+    // is 2048; exceeding it fails the launch).
+    uint64_t chunks = 0;
+    for (const RegionSpec& s : workload_.regions()) {
+      chunks = std::max(chunks, round_up(s.data_bytes, c.chunk_bytes) / c.chunk_bytes);
+    }
+    for (int d : options_.devices) {
+      XF_CUDA_CHECK(cudaSetDevice(d));
+      const cudaError_t err = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount,
+                                                 std::max<uint64_t>(2048, chunks + 64));
+      if (err != cudaSuccess) {  // not fatal: launches beyond the limit are reported per chunk.
+        std::fprintf(stderr, "proact: warning: raising the CDP pending-launch limit failed: %s\n",
+                     cudaGetErrorString(err));
+        (void)cudaGetLastError();
+      }
+    }
+  }
+  if (prepared_chunk_ == c.chunk_bytes && prepared_managed_ == managed && !regions_.empty()) {
+    return Status::Ok();
+  }
+  regions_.clear();
+  parts_.clear();
+  const auto specs = workload_.regions();
+  std::vector<int> producers;
+  for (int g = 0; g < num_gpus(); ++g) {
+    if (workload_.produces(g)) producers.push_back(g);
+  }
+  for (size_t r = 0; r < specs.size(); ++r) {
+    const RegionSpec& s = specs[r];
+    if (c.chunk_bytes % s.row_bytes != 0) {
+      return make_error("chunk size " + std::to_string(c.chunk_bytes) +
+                        " B is not a multiple of the workload's row size " +
+                        std::to_string(s.row_bytes) + " B");
+    }
+    // The microbenchmark's region is exactly its output (a chunk must divide
+    // it); applications pad their vectors to a whole number of chunks.
+    const uint64_t bytes =
+        workload_.name() == "micro" ? s.data_bytes : round_up(s.data_bytes, c.chunk_bytes);
+    RegionOptions ro{options_.devices, bytes, c.chunk_bytes, options_.counter_bits, managed};
+    Result<std::unique_ptr<Region>> region = Region::create(ro);
+    if (!region.ok()) return region.error();
+    const uint64_t nc = bytes / c.chunk_bytes;
+    std::vector<Part> parts(num_gpus());
+    for (size_t pi = 0; pi < producers.size(); ++pi) {
+      const int g = producers[pi];
+      const uint64_t c0 = nc * pi / producers.size(), c1 = nc * (pi + 1) / producers.size();
+      const uint64_t b0 = c0 * c.chunk_bytes, b1 = std::min(c1 * c.chunk_bytes, s.data_bytes);
+      if (b0 >= b1) continue;
+      parts[g] = {b0 / s.row_bytes, b1 / s.row_bytes};
+      const uint64_t rows_per_cta = workload_.rows_per_cta(static_cast<int>(r));
+      MappingSpec spec;
+      spec.kind = MappingKind::kOneToOne;
+      spec.ctas = static_cast<uint32_t>((parts[g].row_end - parts[g].row_begin + rows_per_cta - 1) /
+                                        rows_per_cta);
+      spec.first_byte = b0;
+      spec.end_byte = b1;
+      spec.bytes_per_cta = rows_per_cta * s.row_bytes;
+      XF_RETURN_IF_ERROR((*region)->set_mapping(g, spec));
+    }
+    if (managed) {
+      // Best hints found for "one producer, every peer reads all": read-mostly
+      // (prefetch then duplicates pages on each reader), homed on the producer.
+      cudaMemLocation src{cudaMemLocationTypeDevice, options_.devices[0]};
+      XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetReadMostly, src));
+      XF_CUDA_CHECK(
+          cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetPreferredLocation, src));
+    }
+    regions_.push_back(std::move(*region));
+    parts_.push_back(std::move(parts));
+  }
+  epochs_.assign(specs.size(), 0);
+  prepared_chunk_ = c.chunk_bytes;
+  prepared_managed_ = managed;
+  return Status::Ok();
+}
+
+Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool traced,
+                               native::TraceRecorder* rec) {
+  workload_.reset(regions_, run_index);
+  for (auto& r : regions_) r->clear_errors();
+  for (int d : options_.devices) {
+    XF_CUDA_CHECK(cudaSetDevice(d));
+    XF_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const int G = num_gpus();
+  const uint32_t mode = region_mode(c.mechanism);
+  const auto tmech = trace_mechanism(c.mechanism);
+  for (int step = 0; step < workload_.num_steps(); ++step) {
+    const int ri = workload_.step_region(step);
+    Region& region = *regions_[ri];
+    const uint32_t epoch = ++epochs_[ri];
+    for (int g = 0; g < G; ++g) {
+      const Part& part = parts_[ri][g];
+      if (part.row_begin >= part.row_end) continue;
+      XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+      native::DeviceTrace trace =
+          traced ? rec->device_trace(options_.devices[g]) : native::DeviceTrace{};
+      DeviceRegion dv = region.device_view(g, mode, epoch, trace);
+      dv.cdp_threads = std::min<uint32_t>(c.threads, 1024);
+      dv.kernel_id = static_cast<uint32_t>(step * kMaxGpus + g);
+      dv.cta_sample = options_.trace_cta_sample;
+      const ChunkMap& map = region.map(g);
+      if (c.mechanism == Mechanism::kPolling || c.mechanism == Mechanism::kPollingTma) {
+        AgentParams ap;
+        ap.first_chunk = map.first_chunk();
+        ap.end_chunk = map.end_chunk();
+        const uint64_t max_slice = c.mechanism == Mechanism::kPollingTma
+                                       ? std::min<uint64_t>(options_.slice_bytes, kTmaMaxSliceBytes)
+                                       : options_.slice_bytes;
+        ap.slice_bytes = std::min<uint64_t>(c.chunk_bytes, max_slice);
+        while (c.chunk_bytes % ap.slice_bytes != 0) ap.slice_bytes /= 2;
+        ap.timeout_ns = options_.timeout_ns;
+        ap.kernel_id = kAgentKernelBase + dv.kernel_id;
+        XF_CUDA_CHECK(cudaEventRecord(start_ev_[g], main_[g]));
+        XF_CUDA_CHECK(cudaStreamWaitEvent(agent_[g], start_ev_[g], 0));
+        if (c.mechanism == Mechanism::kPolling) {
+          launch_polling_agent(dv, ap, c.threads, agent_[g]);
+        } else {
+          launch_tma_agent(dv, ap, c.threads, agent_[g]);
+        }
+        XF_CUDA_CHECK(cudaEventRecord(agent_ev_[g], agent_[g]));
+      }
+      workload_.launch_step(step, g, part.row_begin, part.row_end, dv, regions_, run_index,
+                            main_[g]);
+      if (c.mechanism == Mechanism::kPolling || c.mechanism == Mechanism::kPollingTma) {
+        XF_CUDA_CHECK(cudaStreamWaitEvent(main_[g], agent_ev_[g], 0));
+      }
+      const uint64_t off = uint64_t{map.first_chunk()} * c.chunk_bytes;
+      const uint64_t bytes = uint64_t{map.end_chunk() - map.first_chunk()} * c.chunk_bytes;
+      if (c.mechanism == Mechanism::kMemcpy || c.mechanism == Mechanism::kUnified) {
+        if (traced) {
+          launch_trace_marker(trace, traces::EventKind::kTransferBegin,
+                              static_cast<uint16_t>(tmech), static_cast<uint32_t>(step),
+                              dv.peer_mask, bytes, main_[g]);
+        }
+        for (int q = 0; q < G; ++q) {
+          if (q == g) continue;
+          if (c.mechanism == Mechanism::kMemcpy) {
+            XF_CUDA_CHECK(cudaMemcpyPeerAsync(region.data(q) + off, options_.devices[q],
+                                              region.data(g) + off, options_.devices[g], bytes,
+                                              main_[g]));
+          } else {
+            cudaMemLocation dst{cudaMemLocationTypeDevice, options_.devices[q]};
+            XF_CUDA_CHECK(cudaMemPrefetchAsync(region.data(g) + off, bytes, dst, 0, main_[g]));
+          }
+        }
+        if (traced) {
+          launch_trace_marker(trace, traces::EventKind::kTransferEnd, static_cast<uint16_t>(tmech),
+                              static_cast<uint32_t>(step), dv.peer_mask, bytes, main_[g]);
+        }
+      }
+    }
+    if (G > 1) {  // barrier: every GPU's next step waits for every GPU's transfers.
+      for (int g = 0; g < G; ++g) {
+        XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+        XF_CUDA_CHECK(cudaEventRecord(done_ev_[g], main_[g]));
+      }
+      for (int g = 0; g < G; ++g) {
+        XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+        for (int h = 0; h < G; ++h) {
+          if (h != g) XF_CUDA_CHECK(cudaStreamWaitEvent(main_[g], done_ev_[h], 0));
+        }
+      }
+    }
+  }
+  for (int g = 0; g < G; ++g) {
+    XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+    XF_CUDA_CHECK(cudaStreamSynchronize(main_[g]));
+    XF_CUDA_CHECK(cudaStreamSynchronize(agent_[g]));
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  for (size_t ri = 0; ri < regions_.size(); ++ri) {
+    for (int g = 0; g < G; ++g) {
+      const AgentError e = regions_[ri]->error(g);
+      if (e.code == kAgentOk) continue;
+      const std::string where = "GPU " + std::to_string(options_.devices[g]) + ", region " +
+                                std::to_string(ri) + ", chunk " + std::to_string(e.chunk);
+      switch (e.code) {
+        case kAgentTimeout:
+          return make_runtime_error(where + " never became ready within " +
+                                    std::to_string(options_.timeout_ns / 1000000) +
+                                    " ms: the transfer agent timed out");
+        case kCounterUnderflow:
+          return make_runtime_error(where + ": more decrements than writers (mapping error)");
+        default:
+          return make_runtime_error(where + ": device-side CDP launch failed: " +
+                                    cudaGetErrorString(static_cast<cudaError_t>(e.value)));
+      }
+    }
+  }
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+Result<std::string> Runner::verify(const RunConfig& c, uint32_t run_index) {
+  const int G = num_gpus();
+  if (G > 1 && !moves_data(c.mechanism)) {
+    return std::string("not checked: mechanism moves no data to peers");
+  }
+  const auto specs = workload_.regions();
+  std::vector<std::vector<char>> host(specs.size());
+  std::vector<char> other;
+  for (size_t r = 0; r < specs.size(); ++r) {
+    host[r].resize(specs[r].data_bytes);
+    XF_CUDA_CHECK(cudaSetDevice(options_.devices[0]));
+    XF_CUDA_CHECK(
+        cudaMemcpy(host[r].data(), regions_[r]->data(0), specs[r].data_bytes, cudaMemcpyDefault));
+    if (c.mechanism == Mechanism::kUnified) continue;  // one shared buffer.
+    other.resize(specs[r].data_bytes);
+    for (int g = 1; g < G; ++g) {
+      XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+      XF_CUDA_CHECK(
+          cudaMemcpy(other.data(), regions_[r]->data(g), specs[r].data_bytes, cudaMemcpyDefault));
+      if (std::memcmp(other.data(), host[r].data(), other.size()) != 0) {
+        size_t i = 0;
+        while (other[i] == host[r][i]) ++i;
+        return make_runtime_error("region " + std::to_string(r) + ": GPU " +
+                                  std::to_string(options_.devices[g]) + " differs from GPU " +
+                                  std::to_string(options_.devices[0]) + " at byte " +
+                                  std::to_string(i) + " (peer did not receive the written data)");
+      }
+    }
+  }
+  Result<std::string> check = workload_.check(host, run_index);
+  if (!check.ok()) return check.error();
+  return (G > 1 ? "all " + std::to_string(G) + " GPUs identical; " : std::string()) + *check;
+}
+
+void Runner::add_metadata(const RunConfig& c, traces::Metadata& md) const {
+  for (const auto& [k, v] : options_.parameters) md.set_parameter(k, v);
+  md.set_parameter("workload", workload_.name());
+  md.set_parameter("mechanism", mechanism_name(c.mechanism));
+  md.set_parameter("chunk_size", std::to_string(c.chunk_bytes) + "B");
+  md.set_parameter("threads", std::to_string(c.threads));
+  md.set_parameter("gpus", std::to_string(num_gpus()));
+  md.set_parameter("trace_cta_sample", std::to_string(options_.trace_cta_sample));
+  md.set_parameter("transfer_id",
+                   "polling: chunk*slices_per_chunk+slice; cdp: chunk; memcpy/um: step");
+  const uint64_t slice = std::min<uint64_t>(c.chunk_bytes, options_.slice_bytes);
+  md.set_parameter("slice_size", std::to_string(slice) + "B");
+  md.set_parameter("steps", std::to_string(workload_.num_steps()));
+  std::string step_regions;
+  for (int s = 0; s < workload_.num_steps(); ++s) {
+    step_regions += (s ? "," : "") + std::to_string(workload_.step_region(s));
+  }
+  md.set_parameter("step_regions", step_regions);
+  // Chunk ids in events are per region; the table lists the first region's
+  // chunks (every region of a workload has the same geometry per GPU), capped.
+  constexpr size_t kMaxChunkEntries = 16384;
+  for (size_t r = 0; r < regions_.size(); ++r) {
+    const Region& region = *regions_[r];
+    md.set_parameter("region" + std::to_string(r) + "_size",
+                     std::to_string(region.region_bytes()) + "B");
+    for (int g = 0; g < num_gpus(); ++g) {
+      if (!region.has_mapping(g)) continue;
+      const ChunkMap& m = region.map(g);
+      md.set_parameter("region" + std::to_string(r) + "_gpu" + std::to_string(g) + "_chunks",
+                       std::to_string(m.first_chunk()) + ".." + std::to_string(m.end_chunk()));
+      if (r != 0 || region.num_chunks() > kMaxChunkEntries) continue;
+      uint64_t dst = 0;
+      for (int q = 0; q < num_gpus(); ++q) {
+        if (q != g) dst |= uint64_t{1} << options_.devices[q];
+      }
+      for (uint32_t ch = m.first_chunk(); ch < m.end_chunk(); ++ch) {
+        traces::ChunkInfo ci;
+        ci.id = ch;
+        ci.gpu = static_cast<uint32_t>(options_.devices[g]);
+        ci.offset_bytes = uint64_t{ch} * region.chunk_bytes();
+        ci.size_bytes = region.chunk_bytes();
+        ci.writers = m.writers()[ch];
+        ci.destinations = dst;
+        md.chunks.push_back(ci);
+      }
+    }
+  }
+}
+
+Result<RunResult> Runner::run(const RunConfig& c, const std::string& trace_path) {
+  XF_RETURN_IF_ERROR(prepare(c));
+  std::vector<double> times;
+  for (int i = 0; i < options_.warmup + options_.reps; ++i) {
+    Result<double> t = execute(c, static_cast<uint32_t>(i), false, nullptr);
+    if (!t.ok()) return t.error();
+    if (i >= options_.warmup) times.push_back(*t);
+  }
+  const native::Summary s = native::summarize(times);
+  RunResult out;
+  out.time_ms = s.median;
+  out.p10_ms = s.p10;
+  out.p90_ms = s.p90;
+  // Verification run: poison every copy first so stale data cannot pass.
+  for (auto& r : regions_) {
+    for (int g = 0; g < num_gpus(); ++g) {
+      XF_CUDA_CHECK(cudaSetDevice(r->device(g)));
+      XF_CUDA_CHECK(cudaMemset(r->data(g), 0xA5, r->region_bytes()));
+    }
+  }
+  std::unique_ptr<native::TraceRecorder> rec;
+  if (!trace_path.empty()) {
+    native::TraceRecorderOptions to;
+    to.device_capacity_events = options_.trace_capacity_events;
+    Result<std::unique_ptr<native::TraceRecorder>> r =
+        native::TraceRecorder::create(options_.devices, to);
+    if (!r.ok()) return r.error();
+    rec = std::move(*r);
+    rec->set_producer(options_.program, options_.argc, options_.argv);
+    add_metadata(c, rec->metadata());
+    XF_RETURN_IF_ERROR(rec->sync_clocks());
+  }
+  Result<double> t = execute(c, kVerifyRun, rec != nullptr, rec.get());
+  if (!t.ok()) return t.error();
+  if (rec) {
+    XF_RETURN_IF_ERROR(rec->sync_clocks());
+    rec->metadata().set_parameter("traced_run_time", std::to_string(*t) + "ms");
+    XF_RETURN_IF_ERROR(rec->write(trace_path));
+    out.trace_path = trace_path;
+  }
+  Result<std::string> v = verify(c, kVerifyRun);
+  if (!v.ok()) return v.error();
+  out.check = *v;
+  out.verified = v->rfind("not checked", 0) != 0;
+  return out;
+}
+
+}  // namespace xferlab::proact

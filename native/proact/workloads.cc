@@ -1,0 +1,405 @@
+// native/proact/workloads.cc — the microbenchmark and the applications of the
+// PROACT paper (Jacobi, PageRank, SSSP, ALS) as Workloads, with their CPU checks.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "common/units.h"
+#include "native/cuda_check.h"
+#include "native/proact/graph.h"
+#include "native/proact/kernels.h"
+#include "native/proact/micro_workload.h"
+#include "native/proact/workload.h"
+#include "native/proact/workload_math.h"
+
+namespace xferlab::proact {
+
+namespace {
+
+// PerGpu<T>: one device copy of a host array on every GPU of the run.
+template <typename T>
+class PerGpu {
+ public:
+  PerGpu() = default;
+  PerGpu(const PerGpu&) = delete;
+  PerGpu& operator=(const PerGpu&) = delete;
+  ~PerGpu() { release(); }
+  void upload(const std::vector<int>& devices, const T* host, size_t n) {
+    release();
+    devices_ = devices;
+    for (int d : devices) {
+      XF_CUDA_CHECK(cudaSetDevice(d));
+      T* p = nullptr;
+      XF_CUDA_CHECK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T)));
+      if (host && n) XF_CUDA_CHECK(cudaMemcpy(p, host, n * sizeof(T), cudaMemcpyHostToDevice));
+      ptrs_.push_back(p);
+    }
+  }
+  void upload(const std::vector<int>& devices, const std::vector<T>& v) {
+    upload(devices, v.data(), v.size());
+  }
+  T* at(int gpu) const { return ptrs_[gpu]; }
+
+ private:
+  void release() {
+    for (size_t g = 0; g < ptrs_.size(); ++g) {
+      cudaSetDevice(devices_[g]);
+      cudaFree(ptrs_[g]);
+    }
+    ptrs_.clear();
+  }
+  std::vector<int> devices_;
+  std::vector<T*> ptrs_;
+};
+
+// copy_to_all: host bytes into region `r` on every GPU.
+void copy_to_all(const Region& r, const void* host, size_t bytes) {
+  for (int g = 0; g < r.num_gpus(); ++g) {
+    XF_CUDA_CHECK(cudaSetDevice(r.device(g)));
+    XF_CUDA_CHECK(cudaMemcpy(r.data(g), host, bytes, cudaMemcpyHostToDevice));
+  }
+}
+
+template <typename T>
+const T* as(const std::vector<char>& bytes) {
+  return reinterpret_cast<const T*>(bytes.data());
+}
+
+// sample_rows: up to `count` rows of [0, n), deterministic, always row 0 and n-1.
+std::vector<uint64_t> sample_rows(uint64_t n, uint64_t count, uint64_t seed) {
+  std::vector<uint64_t> rows;
+  if (n <= count) {
+    for (uint64_t i = 0; i < n; ++i) rows.push_back(i);
+    return rows;
+  }
+  rows.push_back(0);
+  rows.push_back(n - 1);
+  for (uint64_t i = 2; i < count; ++i) rows.push_back(math::splitmix64(seed + i) % n);
+  return rows;
+}
+
+constexpr uint64_t kCheckRows = 1u << 16;
+
+// FloatCheck: max relative error of sampled rows against a tolerance.
+struct FloatCheck {
+  double max_rel = 0;
+  uint64_t worst_row = 0;
+  void add(uint64_t row, double got, double want) {
+    const double rel = std::fabs(got - want) / std::max(1e-6, std::fabs(want));
+    if (!(rel <= max_rel)) {  // also catches NaN
+      max_rel = std::isnan(rel) ? INFINITY : rel;
+      worst_row = row;
+    }
+  }
+  Result<std::string> result(const char* what, double tol, uint64_t rows) const {
+    const std::string stats = std::to_string(rows) + " sampled rows; max_rel_err " +
+                              format_double(max_rel) + " (tol " + format_double(tol) + ")";
+    if (max_rel > tol) {
+      return make_runtime_error(std::string(what) + " differs from the CPU reference at row " +
+                                std::to_string(worst_row) + ": " + stats);
+    }
+    return "cpu " + stats;
+  }
+  static std::string format_double(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+    return buf;
+  }
+};
+
+// ---------------------------------------------------------------- Jacobi
+class JacobiWorkload : public Workload {
+ public:
+  explicit JacobiWorkload(const WorkloadParams& p) : p_(p) {}
+  std::string name() const override { return "jacobi"; }
+  Status setup(const std::vector<int>& devices) override {
+    if (p_.jacobi_rows < 1 || p_.jacobi_half_band < 1) {
+      return make_error("jacobi: --jacobi-rows and --jacobi-half-band must be positive");
+    }
+    const uint64_t width = 2 * p_.jacobi_half_band + 1;
+    band_.upload(devices, nullptr, p_.jacobi_rows * width);
+    for (size_t g = 0; g < devices.size(); ++g) {
+      XF_CUDA_CHECK(cudaSetDevice(devices[g]));
+      launch_jacobi_band_init(band_.at(static_cast<int>(g)), 0, p_.jacobi_rows, p_.jacobi_half_band,
+                              p_.jacobi_rows, p_.seed, nullptr);
+      XF_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    return Status::Ok();
+  }
+  std::vector<RegionSpec> regions() const override {
+    return {{p_.jacobi_rows * 4, 4}, {p_.jacobi_rows * 4, 4}};
+  }
+  int num_steps() const override { return p_.iterations; }
+  int step_region(int step) const override { return (step + 1) % 2; }
+  uint32_t rows_per_cta(int) const override { return kBlockThreads; }
+  void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
+    for (int g = 0; g < regions[0]->num_gpus(); ++g) {
+      XF_CUDA_CHECK(cudaSetDevice(regions[0]->device(g)));
+      XF_CUDA_CHECK(cudaMemset(regions[0]->data(g), 0, p_.jacobi_rows * 4));
+    }
+  }
+  void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                   const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
+                   cudaStream_t s) override {
+    const float* x = reinterpret_cast<const float*>(regions[step % 2]->data(gpu));
+    const uint64_t width = 2 * p_.jacobi_half_band + 1;
+    launch_jacobi(out, band_.at(gpu) + rb * width, x, rb, re, p_.jacobi_half_band, p_.jacobi_rows,
+                  p_.seed, s);
+  }
+  Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
+    const int last = num_steps() - 1;
+    const float* x = as<float>(host[last % 2]);
+    const float* got = as<float>(host[step_region(last)]);
+    const int k = p_.jacobi_half_band;
+    std::vector<float> band(2 * k + 1);
+    FloatCheck c;
+    const auto rows = sample_rows(p_.jacobi_rows, kCheckRows, p_.seed);
+    for (uint64_t i : rows) {
+      for (int d = -k; d <= k; ++d)
+        band[d + k] = math::jacobi_entry(p_.seed, i, d, k, p_.jacobi_rows);
+      // jacobi_row indexes band by row: shift the one-row copy accordingly.
+      const float* shifted = band.data() - i * (2 * k + 1);
+      c.add(i, got[i],
+            math::jacobi_row(shifted, x, math::jacobi_rhs(p_.seed, i), i, k, p_.jacobi_rows));
+    }
+    return c.result("jacobi", 1e-5, rows.size());
+  }
+
+ private:
+  WorkloadParams p_;
+  PerGpu<float> band_;
+};
+
+// ---------------------------------------------------------------- graphs
+class GraphWorkload : public Workload {
+ public:
+  explicit GraphWorkload(const WorkloadParams& p) : p_(p) {}
+  Status setup(const std::vector<int>& devices) override {
+    if (graph_.in.rows == 0) {
+      Result<RmatGraph> g = make_rmat(p_.graph_scale, p_.graph_edge_factor, p_.seed);
+      if (!g.ok()) return g.error();
+      graph_ = std::move(*g);
+    }
+    offsets_.upload(devices, graph_.in.offsets);
+    src_.upload(devices, graph_.in.cols);
+    degree_.upload(devices, graph_.out_degree);
+    return Status::Ok();
+  }
+  uint32_t n() const { return graph_.in.rows; }
+  std::vector<RegionSpec> regions() const override {
+    return {{uint64_t{n()} * 4, 4}, {uint64_t{n()} * 4, 4}};
+  }
+  int num_steps() const override { return p_.iterations; }
+  int step_region(int step) const override { return (step + 1) % 2; }
+  uint32_t rows_per_cta(int) const override { return kBlockThreads; }
+
+ protected:
+  WorkloadParams p_;
+  RmatGraph graph_;
+  PerGpu<uint64_t> offsets_;
+  PerGpu<uint32_t> src_;
+  PerGpu<uint32_t> degree_;
+};
+
+class PageRankWorkload : public GraphWorkload {
+ public:
+  using GraphWorkload::GraphWorkload;
+  std::string name() const override { return "pagerank"; }
+  void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
+    std::vector<float> init(n(), 1.0f / static_cast<float>(n()));
+    copy_to_all(*regions[0], init.data(), init.size() * 4);
+  }
+  void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                   const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
+                   cudaStream_t s) override {
+    launch_pagerank(out, offsets_.at(gpu), src_.at(gpu), degree_.at(gpu),
+                    reinterpret_cast<const float*>(regions[step % 2]->data(gpu)), rb, re, n(), s);
+  }
+  Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
+    const int last = num_steps() - 1;
+    const float* pr = as<float>(host[last % 2]);
+    const float* got = as<float>(host[step_region(last)]);
+    FloatCheck c;
+    const auto rows = sample_rows(n(), kCheckRows, p_.seed);
+    for (uint64_t v : rows) {
+      c.add(v, got[v],
+            math::pagerank_row(graph_.in.offsets.data(), graph_.in.cols.data(),
+                               graph_.out_degree.data(), pr, static_cast<uint32_t>(v), n()));
+    }
+    return c.result("pagerank", 1e-5, rows.size());
+  }
+};
+
+class SsspWorkload : public GraphWorkload {
+ public:
+  using GraphWorkload::GraphWorkload;
+  std::string name() const override { return "sssp"; }
+  void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
+    std::vector<uint32_t> init(n(), math::kInfDistance);
+    init[0] = 0;  // source: vertex 0 (the R-MAT hub).
+    copy_to_all(*regions[0], init.data(), init.size() * 4);
+  }
+  void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                   const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
+                   cudaStream_t s) override {
+    launch_sssp(out, offsets_.at(gpu), src_.at(gpu),
+                reinterpret_cast<const uint32_t*>(regions[step % 2]->data(gpu)), rb, re, s);
+  }
+  Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
+    const int last = num_steps() - 1;
+    const uint32_t* dist = as<uint32_t>(host[last % 2]);
+    const uint32_t* got = as<uint32_t>(host[step_region(last)]);
+    const auto rows = sample_rows(n(), kCheckRows, p_.seed);
+    uint64_t reached = 0;
+    for (uint64_t v : rows) {
+      const uint32_t want = math::sssp_row(graph_.in.offsets.data(), graph_.in.cols.data(), dist,
+                                           static_cast<uint32_t>(v));
+      if (got[v] != want) {
+        return make_runtime_error("sssp differs from the CPU reference at vertex " +
+                                  std::to_string(v) + ": " + std::to_string(got[v]) + " vs " +
+                                  std::to_string(want));
+      }
+      reached += want != math::kInfDistance;
+    }
+    return "cpu exact; " + std::to_string(rows.size()) + " sampled vertices (" +
+           std::to_string(reached) + " reached)";
+  }
+};
+
+// ---------------------------------------------------------------- ALS
+class AlsWorkload : public Workload {
+ public:
+  explicit AlsWorkload(const WorkloadParams& p) : p_(p) {}
+  std::string name() const override { return "als"; }
+  Status setup(const std::vector<int>& devices) override {
+    if (ratings_.users == 0) {
+      Result<Ratings> r =
+          make_ratings(p_.als_users, p_.als_items, p_.als_ratings_per_user, p_.seed);
+      if (!r.ok()) return r.error();
+      ratings_ = std::move(*r);
+    }
+    user_offsets_.upload(devices, ratings_.by_user.offsets);
+    user_cols_.upload(devices, ratings_.by_user.cols);
+    user_values_.upload(devices, ratings_.user_values);
+    item_offsets_.upload(devices, ratings_.by_item.offsets);
+    item_cols_.upload(devices, ratings_.by_item.cols);
+    item_values_.upload(devices, ratings_.item_values);
+    return Status::Ok();
+  }
+  // Regions: U0, U1, V0, V1 (double-buffered factor matrices).
+  std::vector<RegionSpec> regions() const override {
+    const uint64_t row = math::kAlsRank * 4;
+    return {{uint64_t{p_.als_users} * row, row},
+            {uint64_t{p_.als_users} * row, row},
+            {uint64_t{p_.als_items} * row, row},
+            {uint64_t{p_.als_items} * row, row}};
+  }
+  int num_steps() const override { return 2 * p_.iterations; }
+  // step 2i: U[(i+1)%2] from U[i%2], V[i%2]; step 2i+1: V[(i+1)%2] from V[i%2], U[(i+1)%2].
+  int step_region(int step) const override {
+    const int i = step / 2;
+    return (step % 2 == 0 ? 0 : 2) + (i + 1) % 2;
+  }
+  uint32_t rows_per_cta(int) const override { return kBlockThreads; }
+  void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
+    for (int which = 0; which < 2; ++which) {
+      const uint64_t rows = which == 0 ? p_.als_users : p_.als_items;
+      std::vector<float> init(rows * math::kAlsRank);
+      for (uint64_t r = 0; r < rows; ++r) {
+        for (int f = 0; f < math::kAlsRank; ++f) {
+          init[r * math::kAlsRank + f] = math::als_init(p_.seed + which, r, f);
+        }
+      }
+      copy_to_all(*regions[2 * which], init.data(), init.size() * 4);
+    }
+  }
+  void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                   const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
+                   cudaStream_t s) override {
+    const int i = step / 2;
+    auto f = [&](int region) { return reinterpret_cast<const float*>(regions[region]->data(gpu)); };
+    if (step % 2 == 0) {
+      launch_als(out, f(i % 2), user_offsets_.at(gpu), user_cols_.at(gpu), user_values_.at(gpu),
+                 f(2 + i % 2), rb, re, s);
+    } else {
+      launch_als(out, f(2 + i % 2), item_offsets_.at(gpu), item_cols_.at(gpu), item_values_.at(gpu),
+                 f((i + 1) % 2), rb, re, s);
+    }
+  }
+  Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
+    const int i = num_steps() / 2 - 1;  // last step is the V update of iteration i.
+    const float* v_old = as<float>(host[2 + i % 2]);
+    const float* u = as<float>(host[(i + 1) % 2]);
+    const float* got = as<float>(host[2 + (i + 1) % 2]);
+    FloatCheck c;
+    float out[math::kAlsRank];
+    const auto rows = sample_rows(p_.als_items, kCheckRows, p_.seed);
+    for (uint64_t r : rows) {
+      math::als_row(v_old + r * math::kAlsRank, ratings_.by_item.offsets.data(),
+                    ratings_.by_item.cols.data(), ratings_.item_values.data(), u, r, out);
+      for (int f = 0; f < math::kAlsRank; ++f) c.add(r, got[r * math::kAlsRank + f], out[f]);
+    }
+    return c.result("als", 1e-4, rows.size());
+  }
+
+ private:
+  WorkloadParams p_;
+  Ratings ratings_;
+  PerGpu<uint64_t> user_offsets_, item_offsets_;
+  PerGpu<uint32_t> user_cols_, item_cols_;
+  PerGpu<float> user_values_, item_values_;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- micro
+MicroWorkload::MicroWorkload(const WorkloadParams& p) : p_(p), work_(p.micro_work) {}
+
+Status MicroWorkload::setup(const std::vector<int>& devices) {
+  if (p_.micro_bytes == 0 || p_.micro_bytes % 4096 != 0) {
+    return make_error(
+        "--bytes must be a positive multiple of 4 kB (each source CTA produces 4 kB)");
+  }
+  return Status::Ok();
+}
+
+void MicroWorkload::launch_step(int, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                                const std::vector<std::unique_ptr<Region>>&, uint32_t run_index,
+                                cudaStream_t s) {
+  launch_micro(out, rb, re, p_.seed * 1000003 + run_index, work_, s);
+}
+
+Result<std::string> MicroWorkload::check(const std::vector<std::vector<char>>& host,
+                                         uint32_t run_index) const {
+  const auto* got = as<math::U32x4>(host[0]);
+  const uint64_t rows = p_.micro_bytes / 16;
+  const auto sample = sample_rows(rows, kCheckRows, p_.seed);
+  for (uint64_t i : sample) {
+    const math::U32x4 want = math::micro_value(p_.seed * 1000003 + run_index, i, work_);
+    if (std::memcmp(&want, &got[i], 16) != 0) {
+      return make_runtime_error("micro: byte " + std::to_string(i * 16) +
+                                " differs from the CPU reference");
+    }
+  }
+  return "cpu exact; " + std::to_string(sample.size()) + " sampled 16-B rows";
+}
+
+const std::vector<std::string>& workload_names() {
+  static const std::vector<std::string> names = {"micro", "jacobi", "pagerank", "sssp", "als"};
+  return names;
+}
+
+Result<std::unique_ptr<Workload>> make_workload(const std::string& name,
+                                                const WorkloadParams& params) {
+  if (params.iterations < 1) return make_error("--iterations must be at least 1");
+  if (name == "micro") return std::unique_ptr<Workload>(new MicroWorkload(params));
+  if (name == "jacobi") return std::unique_ptr<Workload>(new JacobiWorkload(params));
+  if (name == "pagerank") return std::unique_ptr<Workload>(new PageRankWorkload(params));
+  if (name == "sssp") return std::unique_ptr<Workload>(new SsspWorkload(params));
+  if (name == "als") return std::unique_ptr<Workload>(new AlsWorkload(params));
+  return make_error("--workload: unknown workload '" + name + "'" +
+                    did_you_mean(name, workload_names()) + " (micro, jacobi, pagerank, sssp, als)");
+}
+
+}  // namespace xferlab::proact

@@ -1,0 +1,99 @@
+// sim/machine.h — Machine: the replay engine's view of a platform: topology,
+// per-direction links with their packetization, and the cost parameters of
+// every transfer mechanism. Pure data plus small deterministic helpers; no
+// SimGrid. Built from a hw_model::Platform by sim/platform_adapter.h, or by
+// hand in tests so that every replayed time can be computed on paper.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/result.h"
+
+namespace xferlab::sim {
+
+// Topology: how GPUs are wired.
+enum class Topology {
+  kDirect,    ///< one link bundle per GPU pair (2 GPUs over NVLink, 4x NVLink mesh).
+  kSwitch,    ///< every GPU has one bundle to a crossbar switch (NVSwitch).
+  kPcieTree,  ///< GPUs under PCIe switches (gpus_per_pcie_switch each) under the root complex.
+};
+
+const char* topology_name(Topology t);
+
+// WireCost: what a payload costs on a link in the data direction.
+struct WireCost {
+  double wire_bytes = 0;  ///< bytes on the wire, encoding included.
+  double packets = 0;
+};
+
+// LinkSpec: one link (or bundle) per direction.
+struct LinkSpec {
+  std::string kind;                ///< for tables: "nvlink4", "pcie5", ...
+  double bw_bytes_per_s = 0;       ///< wire (signalling) bandwidth per direction of the bundle.
+  double latency_ns = 0;           ///< one-way latency endpoint to endpoint of this link.
+  double max_packets_per_s = 0;    ///< packet-rate limit of the bundle; 0 = none.
+  double max_payload_bytes = 256;  ///< largest packet payload (DMA packet size).
+  /// bulk(payload): contiguous payload sent as full-size packets (copy
+  /// engines, DMA agents, warp-wide copy loops).
+  std::function<WireCost(double payload_bytes)> bulk;
+  /// stores(count, store_bytes): `count` SM store transactions of
+  /// `store_bytes` each, as issued (inline PROACT).
+  std::function<WireCost(double count, double store_bytes)> stores;
+};
+
+// simple_packetization: bulk/stores for a link with `header_bytes` overhead
+// per packet of at most `max_payload_bytes` (for tests and hand computation).
+void set_simple_packetization(LinkSpec& link, double max_payload_bytes, double header_bytes);
+
+// MechanismCosts: each mechanism's own cost (docs/sim.md has the equations).
+struct MechanismCosts {
+  // cudaMemcpy: the host issues one copy per destination after the kernel.
+  double memcpy_issue_ns = 0;             ///< host API + launch latency per copy.
+  double copy_engine_bw_bytes_per_s = 0;  ///< per copy cap; 0 = link-bound.
+  // Inline stores.
+  double inline_store_bytes = 0;  ///< link transaction size; 0 = chunk's store granularity.
+  // Decoupled polling agent.
+  double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
+  double polling_period_ns = 0;            ///< agent's poll loop period.
+  double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput; 0 = link-bound.
+  double polling_detect_ns = 0;            ///< ready flag visible to the agent after the counter.
+  // Decoupled CDP.
+  double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).
+  double cdp_copy_bw_bytes_per_s = 0;  ///< one child's copy throughput; 0 = link-bound.
+  // Hardware PROACT: counter unit.
+  double counter_update_service_ns = 0;  ///< 1 / update throughput.
+  double counter_update_latency_ns = 0;  ///< update issue -> zero detected.
+  double counter_trigger_ns = 0;         ///< zero detected -> DMA agent sees it.
+  int64_t counter_capacity = 0;          ///< live counters; 0 = unlimited.
+  double counter_spill_ns = 0;           ///< extra per update when over capacity (spill policy).
+  bool counter_stall_when_full = false;  ///< true: writers stall instead of spilling.
+  // Hardware PROACT: DMA agent.
+  double dma_descriptor_fetch_ns = 0;   ///< fetch of the prepared descriptor.
+  double dma_initiation_ns = 0;         ///< descriptor -> first packet.
+  int64_t dma_channels = 1;             ///< transfers in flight at once.
+  int64_t dma_outstanding_packets = 0;  ///< per channel; caps bw at n·payload/RTT; 0 = none.
+  bool dma_fan_out = true;              ///< one descriptor writes every destination.
+
+  Status validate() const;
+};
+
+// Machine: a platform the engine can replay on.
+struct Machine {
+  std::string name;
+  uint32_t num_gpus = 2;
+  Topology topology = Topology::kDirect;
+  LinkSpec gpu_link;  ///< kDirect: per GPU pair; kSwitch/kPcieTree: GPU to its switch.
+  LinkSpec uplink;    ///< kPcieTree: PCIe switch to root complex (unused otherwise).
+  uint32_t gpus_per_pcie_switch = 2;
+  double switch_latency_ns = 0;  ///< per switch crossed (kSwitch, kPcieTree).
+  MechanismCosts costs;
+
+  Status validate() const;
+
+  // path_latency_ns: one-way latency from GPU src to GPU dst.
+  double path_latency_ns(uint32_t src, uint32_t dst) const;
+};
+
+}  // namespace xferlab::sim

@@ -1,0 +1,552 @@
+// sim/replay_engine.cc — the S4U actors that replay a run: an iteration
+// driver (global barriers), one producer actor per GPU and kernel carrying
+// the mechanism's logic, and DMA-channel actors for hardware PROACT.
+// Equations: docs/sim.md, "Mechanisms".
+#include "sim/replay_engine.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <queue>
+#include <simgrid/s4u.hpp>
+
+#include "sim/sim_platform.h"
+
+namespace xferlab::sim {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+// Inline stores: chunk store groups one producer keeps in flight per
+// destination before its SMs stall on the link (the memory system's
+// outstanding-store capacity, expressed in chunks).
+constexpr size_t kInlineInflightChunks = 4;
+
+double now_ns() {
+  return sg4::Engine::get_clock() * kNsPerS;
+}
+void sleep_until_ns(double t_ns) {
+  if (t_ns > now_ns()) sg4::this_actor::sleep_until(t_ns / kNsPerS);
+}
+
+// Run: state shared by the actors of one simulation.
+struct Run {
+  const ReplayInput* input = nullptr;
+  const Machine* machine = nullptr;
+  ReplayOptions options;
+  SimPlatform platform;
+  ReplayResult result;
+  std::vector<std::pair<double, double>> busy;  // transfer intervals of the current iteration
+  std::vector<double> egress_bytes;             // wire bytes per source GPU
+
+  void span(std::string name, const char* cat, uint32_t gpu, uint32_t lane, double start_ns,
+            double end_ns) {
+    if (!options.record_timeline || end_ns <= start_ns) return;
+    result.timeline.push_back(Span{std::move(name), cat, gpu, lane, start_ns, end_ns - start_ns});
+  }
+  void sleep_until(double t_ns) {
+    ++result.activities;
+    sleep_until_ns(t_ns);
+  }
+};
+
+// Flight: one chunk's transfer to one destination.
+struct Flight {
+  sg4::CommPtr comm;
+  double start_ns;
+  uint32_t src, dst, chunk;
+};
+
+// dests: destination GPUs of a kernel, starting after the source and
+// wrapping around, so that GPUs pushing to all peers at once form
+// permutations (no destination link gets every first copy).
+std::vector<uint32_t> dests(const Run& run, const KernelInput& k) {
+  std::vector<uint32_t> out;
+  const uint32_t n = run.machine->num_gpus;
+  for (uint32_t i = 1; i < n; ++i) {
+    const uint32_t d = (k.gpu + i) % n;
+    if (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1))) out.push_back(d);
+  }
+  return out;
+}
+
+// start_flight: a transfer of `cost` wire bytes carrying `payload` bytes
+// from GPU src's source lane `lane` (capped lanes model agent/copy-engine
+// throughput and DMA windows; see SourceLanes).
+Flight start_flight(Run& run, uint32_t src, uint32_t lane, uint32_t dst, uint32_t chunk,
+                    double payload, const WireCost& cost) {
+  auto bytes = static_cast<uint64_t>(std::llround(cost.wire_bytes));
+  sg4::CommPtr comm =
+      sg4::Comm::sendto_async(run.platform.source(src, lane), run.platform.gpu(dst), bytes);
+  ++run.result.activities;
+  run.result.payload_bytes += payload;
+  run.result.wire_bytes += cost.wire_bytes;
+  run.egress_bytes[src] += cost.wire_bytes;
+  return Flight{comm, now_ns(), src, dst, chunk};
+}
+
+void finish_flight(Run& run, Flight& f) {
+  f.comm->wait();
+  double end = now_ns();
+  run.busy.emplace_back(f.start_ns, end);
+  run.span("chunk " + std::to_string(f.chunk) + " -> gpu" + std::to_string(f.dst), "transfer",
+           f.src, 1 + f.dst, f.start_ns, end);
+}
+
+void finish_all(Run& run, std::deque<Flight>& flights) {
+  for (Flight& f : flights) finish_flight(run, f);
+  flights.clear();
+}
+
+double total_payload(const KernelInput& k) {
+  double s = 0;
+  for (const ChunkInput& c : k.chunks) s += static_cast<double>(c.size_bytes);
+  return s;
+}
+
+// ---- Mechanisms: one function per producer actor ---------------------------
+
+// memcpy: the host issues one copy per destination after the kernel ends.
+void run_memcpy(Run& run, const KernelInput& k, double kb) {
+  const MechanismCosts& c = run.machine->costs;
+  const double ke = kb + k.duration_ns;
+  run.sleep_until(ke);
+  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  const double payload = total_payload(k);
+  const WireCost cost = run.machine->gpu_link.bulk(payload);
+  std::deque<Flight> flights;
+  double issue = ke;
+  for (uint32_t d : dests(run, k)) {
+    issue += c.memcpy_issue_ns;
+    run.sleep_until(issue);
+    flights.push_back(start_flight(run, k.gpu, 0, d, 0, payload, cost));
+  }
+  finish_all(run, flights);
+}
+
+// inline: each store goes to every peer as issued; the kernel stalls when
+// the link cannot absorb its stores (kInlineInflightChunks per destination).
+void run_inline(Run& run, const KernelInput& k, double kb) {
+  const MechanismCosts& c = run.machine->costs;
+  const std::vector<uint32_t> ds = dests(run, k);
+  std::deque<Flight> flights;
+  double stall_ns = 0;
+  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
+    const ChunkInput& ch = k.chunks[i];
+    const double planned = kb + stall_ns + ch.first_write_ns;
+    run.sleep_until(planned);
+    while (flights.size() >= kInlineInflightChunks * ds.size()) {
+      finish_flight(run, flights.front());
+      flights.pop_front();
+    }
+    if (now_ns() > planned) {
+      run.span("stall", "stall", k.gpu, 0, planned, now_ns());
+      stall_ns += now_ns() - planned;
+    }
+    const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : ch.store_bytes;
+    const double stores = std::ceil(static_cast<double>(ch.size_bytes) / store);
+    const WireCost cost = run.machine->gpu_link.stores(stores, store);
+    for (uint32_t d : ds) {
+      flights.push_back(
+          start_flight(run, k.gpu, 0, d, i, static_cast<double>(ch.size_bytes), cost));
+    }
+  }
+  const double ke = kb + k.duration_ns + stall_ns;
+  run.sleep_until(ke);
+  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  finish_all(run, flights);
+}
+
+// polling: a persistent agent takes polling_sm_share of the SMs (the kernel
+// dilates by 1/(1-share)), sees a ready chunk at its next poll and copies it
+// to every destination at its copy throughput.
+void run_polling(Run& run, const KernelInput& k, double kb) {
+  const MechanismCosts& c = run.machine->costs;
+  const double dilation = 1.0 / (1.0 - c.polling_sm_share);
+  const std::vector<uint32_t> ds = dests(run, k);
+  std::deque<Flight> flights;
+  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
+    const ChunkInput& ch = k.chunks[i];
+    double seen = ch.ready_ns * dilation + c.polling_detect_ns;
+    if (c.polling_period_ns > 0) seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
+    run.sleep_until(kb + seen);
+    const double start = now_ns();
+    const double payload = static_cast<double>(ch.size_bytes);
+    const WireCost cost = run.machine->gpu_link.bulk(payload);
+    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+    if (c.polling_copy_bw_bytes_per_s > 0) {
+      // The agent's threads are busy storing this chunk before the next poll.
+      run.sleep_until(start + payload * ds.size() / c.polling_copy_bw_bytes_per_s * kNsPerS);
+      run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
+    }
+    while (flights.size() > kInlineInflightChunks * ds.size()) {
+      finish_flight(run, flights.front());
+      flights.pop_front();
+    }
+  }
+  const double ke = kb + k.duration_ns * dilation;
+  run.sleep_until(ke);
+  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  finish_all(run, flights);
+}
+
+// cdp: the last writer of each chunk launches a child kernel that copies it.
+void run_cdp(Run& run, const KernelInput& k, double kb) {
+  const MechanismCosts& c = run.machine->costs;
+  const std::vector<uint32_t> ds = dests(run, k);
+  std::deque<Flight> flights;
+  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
+    const ChunkInput& ch = k.chunks[i];
+    run.sleep_until(kb + ch.ready_ns + c.cdp_launch_ns);
+    const double payload = static_cast<double>(ch.size_bytes);
+    const WireCost cost = run.machine->gpu_link.bulk(payload);
+    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+  }
+  const double ke = kb + k.duration_ns;
+  run.sleep_until(ke);
+  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  finish_all(run, flights);
+}
+
+// Counter unit: writers' updates (spread evenly over each chunk's write
+// window) through a FIFO server; a chunk triggers the DMA agent when its last
+// update completes. Capacity: live counters (first write -> trigger) beyond
+// the table either spill (extra latency per update) or stall the writers.
+struct Trigger {
+  double time_ns;
+  uint32_t chunk;
+};
+
+std::vector<Trigger> counter_triggers(const MechanismCosts& c, const KernelInput& k, double kb,
+                                      double* stall_ns) {
+  std::vector<Trigger> out;
+  std::priority_queue<double, std::vector<double>, std::greater<>> live;  // release times
+  double server_free = 0, shift = 0;
+  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
+    const ChunkInput& ch = k.chunks[i];
+    double first = kb + shift + ch.first_write_ns;
+    while (!live.empty() && live.top() <= first) live.pop();
+    bool spilled = false;
+    if (c.counter_capacity > 0 && static_cast<int64_t>(live.size()) >= c.counter_capacity) {
+      if (c.counter_stall_when_full) {
+        shift += live.top() - first;  // writers wait for the oldest entry to free
+        first = live.top();
+        live.pop();
+      } else {
+        spilled = true;
+      }
+    }
+    const double ready = kb + shift + ch.ready_ns;
+    const uint32_t w = std::max<uint32_t>(ch.writers, 1);
+    double done = 0;
+    for (uint32_t u = 1; u <= w; ++u) {
+      const double arrive = first + (ready - first) * u / w;
+      done = std::max(server_free, arrive) + c.counter_update_service_ns;
+      server_free = done;
+    }
+    const double zero = done + c.counter_update_latency_ns + (spilled ? c.counter_spill_ns : 0);
+    const double trigger = zero + c.counter_trigger_ns;
+    live.push(trigger);
+    out.push_back(Trigger{trigger, i});
+  }
+  *stall_ns = shift;
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Trigger& a, const Trigger& b) { return a.time_ns < b.time_ns; });
+  return out;
+}
+
+// hardware: counter unit + descriptor DMA agent with dma_channels channels.
+void run_hardware(Run& run, const KernelInput& k, double kb) {
+  const MechanismCosts& c = run.machine->costs;
+  double stall_ns = 0;
+  auto triggers = std::make_shared<std::vector<Trigger>>(counter_triggers(c, k, kb, &stall_ns));
+  auto next = std::make_shared<size_t>(0);
+  const std::vector<uint32_t> ds = dests(run, k);
+  std::vector<sg4::ActorPtr> channels;
+  for (int64_t ch = 0; ch < c.dma_channels; ++ch) {
+    channels.push_back(sg4::Actor::create(
+        "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
+        [&run, &k, &c, ds, triggers, next, ch] {
+          const uint32_t lane = 100 + static_cast<uint32_t>(ch);
+          while (*next < triggers->size()) {
+            const Trigger t = (*triggers)[(*next)++];
+            run.sleep_until(t.time_ns);
+            const ChunkInput& chunk = k.chunks[t.chunk];
+            const double payload = static_cast<double>(chunk.size_bytes);
+            const WireCost cost = run.machine->gpu_link.bulk(payload);
+            std::deque<Flight> flights;
+            // One descriptor per chunk with fan-out, else one per destination.
+            const size_t descriptors = c.dma_fan_out ? 1 : ds.size();
+            for (size_t di = 0; di < descriptors; ++di) {
+              const double issue = now_ns();
+              run.sleep_until(issue + c.dma_descriptor_fetch_ns + c.dma_initiation_ns);
+              run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, lane, issue,
+                       now_ns());
+              const size_t d_end = c.dma_fan_out ? ds.size() : di + 1;
+              for (size_t d = c.dma_fan_out ? 0 : di; d < d_end; ++d) {
+                flights.push_back(start_flight(run, k.gpu, static_cast<uint32_t>(ch), ds[d],
+                                               t.chunk, payload, cost));
+              }
+            }
+            finish_all(run, flights);
+          }
+        }));
+  }
+  const double ke = kb + k.duration_ns + stall_ns;
+  run.sleep_until(ke);
+  if (stall_ns > 0) run.span("counter stall", "stall", k.gpu, 0, kb + k.duration_ns, ke);
+  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  for (auto& a : channels) a->join();
+}
+
+void run_infinite(Run& run, const KernelInput& k, double kb) {
+  run.sleep_until(kb + k.duration_ns);
+  run.span("kernel", "compute", k.gpu, 0, kb, kb + k.duration_ns);
+  run.result.payload_bytes += total_payload(k) * dests(run, k).size();
+}
+
+// lanes_for: the capped sources a mechanism needs (SourceLanes).
+SourceLanes lanes_for(const Machine& m, Mechanism mech) {
+  const WireCost packet = m.gpu_link.bulk(m.gpu_link.max_payload_bytes);
+  const double wire_per_payload = packet.wire_bytes / m.gpu_link.max_payload_bytes;
+  const MechanismCosts& c = m.costs;
+  auto payload_cap = [&](double bw) {
+    return bw > 0 ? SourceLanes{1, bw * wire_per_payload} : SourceLanes{};
+  };
+  switch (mech) {
+    case Mechanism::kMemcpy: return payload_cap(c.copy_engine_bw_bytes_per_s);
+    case Mechanism::kPolling: return payload_cap(c.polling_copy_bw_bytes_per_s);
+    case Mechanism::kCdp: return payload_cap(c.cdp_copy_bw_bytes_per_s);
+    case Mechanism::kHardware: {
+      // A channel keeps at most dma_outstanding_packets full packets in
+      // flight per round trip (to the farthest GPU, for a uniform cap).
+      const double rtt_ns = 2 * m.path_latency_ns(0, m.num_gpus - 1);
+      if (c.dma_outstanding_packets <= 0 || rtt_ns <= 0) return {};
+      return SourceLanes{static_cast<uint32_t>(c.dma_channels),
+                         c.dma_outstanding_packets * packet.wire_bytes / (rtt_ns / kNsPerS)};
+    }
+    case Mechanism::kInline:
+    case Mechanism::kInfinite: return {};
+  }
+  return {};
+}
+
+// packet_wire_bytes: the packet size that turns the links' packet-rate limit
+// into bandwidth: SM stores for inline, full-size packets otherwise.
+double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech) {
+  if (mech != Mechanism::kInline) return m.gpu_link.bulk(m.gpu_link.max_payload_bytes).wire_bytes;
+  double store = m.costs.inline_store_bytes;
+  for (const IterationInput& it : in.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      if (store <= 0 && !k.chunks.empty()) store = k.chunks.front().store_bytes;
+    }
+  }
+  return store > 0 ? m.gpu_link.stores(1, store).wire_bytes : 0;
+}
+
+using Producer = void (*)(Run&, const KernelInput&, double);
+
+Producer producer_for(Mechanism m) {
+  switch (m) {
+    case Mechanism::kMemcpy: return run_memcpy;
+    case Mechanism::kInline: return run_inline;
+    case Mechanism::kPolling: return run_polling;
+    case Mechanism::kCdp: return run_cdp;
+    case Mechanism::kHardware: return run_hardware;
+    case Mechanism::kInfinite: return run_infinite;
+  }
+  return run_infinite;
+}
+
+double union_length(std::vector<std::pair<double, double>>& iv) {
+  std::sort(iv.begin(), iv.end());
+  double total = 0, cur_a = 0, cur_b = -1;
+  for (auto [a, b] : iv) {
+    if (a > cur_b) {
+      if (cur_b > cur_a) total += cur_b - cur_a;
+      cur_a = a;
+      cur_b = b;
+    } else {
+      cur_b = std::max(cur_b, b);
+    }
+  }
+  if (cur_b > cur_a) total += cur_b - cur_a;
+  return total;
+}
+
+// drive: iterations one after another, each closed by a global barrier.
+void drive(Run& run) {
+  const Producer producer = producer_for(run.options.mechanism);
+  double start = 0;
+  for (const IterationInput& it : run.input->iterations) {
+    start += it.gap_before_ns;
+    run.sleep_until(start);
+    double compute_end = start;
+    std::vector<sg4::ActorPtr> actors;
+    for (const KernelInput& k : it.kernels) {
+      const double kb = start + k.begin_ns;
+      compute_end = std::max(compute_end, kb + k.duration_ns);
+      actors.push_back(sg4::Actor::create("gpu" + std::to_string(k.gpu), run.platform.gpu(k.gpu),
+                                          [&run, &k, producer, kb] { producer(run, k, kb); }));
+    }
+    for (auto& a : actors) a->join();
+    run.result.compute_ns += compute_end - start + it.gap_before_ns;
+    run.result.transfer_busy_ns += union_length(run.busy);
+    run.busy.clear();
+    start = now_ns();
+  }
+  run.result.end_to_end_ns = start;
+}
+
+}  // namespace
+
+Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
+                              const ReplayOptions& options) {
+  XF_RETURN_IF_ERROR(machine.validate());
+  XF_RETURN_IF_ERROR(input.validate());
+  if (input.num_gpus > machine.num_gpus) {
+    return make_error("replay: trace " + input.name + " has " + std::to_string(input.num_gpus) +
+                      " GPUs but platform " + machine.name + " only " +
+                      std::to_string(machine.num_gpus) + " (use --gpus to scale)");
+  }
+  static bool used = false;
+  if (used) return make_runtime_error("replay: one SimGrid simulation per process");
+  used = true;
+
+  sg4::Engine* engine = SimPlatform::create_engine();
+  Run run;
+  run.input = &input;
+  run.machine = &machine;
+  run.options = options;
+  run.platform = SimPlatform::build(machine, lanes_for(machine, options.mechanism),
+                                    packet_wire_bytes(machine, input, options.mechanism));
+  run.egress_bytes.assign(machine.num_gpus, 0);
+  run.result.mechanism = options.mechanism;
+  run.result.chunks = input.num_chunks();
+  sg4::Actor::create("driver", run.platform.cpu(), [&run] { drive(run); });
+  engine->run();
+
+  ReplayResult& r = run.result;
+  r.exposed_ns = std::max(0.0, r.end_to_end_ns - r.compute_ns);
+  r.overlap = r.transfer_busy_ns > 0
+                  ? std::clamp((r.transfer_busy_ns - r.exposed_ns) / r.transfer_busy_ns, 0.0, 1.0)
+                  : 1.0;
+  // Egress bandwidth of a sending GPU: all its bundles (kDirect) or its one link.
+  const double egress_bw = machine.gpu_link.bw_bytes_per_s *
+                           (machine.topology == Topology::kDirect ? machine.num_gpus - 1 : 1);
+  double senders = 0;
+  for (double b : run.egress_bytes) senders += b > 0 ? 1 : 0;
+  if (senders > 0 && r.end_to_end_ns > 0) {
+    r.link_utilization = r.wire_bytes / (senders * egress_bw * r.end_to_end_ns / kNsPerS);
+  }
+  return std::move(run.result);
+}
+
+// ---- Process isolation -----------------------------------------------------
+
+namespace {
+
+nlohmann::json to_json(const ReplayResult& r) {
+  nlohmann::json spans = nlohmann::json::array();
+  for (const Span& s : r.timeline) {
+    spans.push_back({s.name, s.category, s.gpu, s.lane, s.start_ns, s.duration_ns});
+  }
+  return {{"mechanism", static_cast<int>(r.mechanism)},
+          {"e2e", r.end_to_end_ns},
+          {"compute", r.compute_ns},
+          {"exposed", r.exposed_ns},
+          {"busy", r.transfer_busy_ns},
+          {"overlap", r.overlap},
+          {"payload", r.payload_bytes},
+          {"wire", r.wire_bytes},
+          {"util", r.link_utilization},
+          {"chunks", r.chunks},
+          {"activities", r.activities},
+          {"spans", spans}};
+}
+
+ReplayResult from_json(const nlohmann::json& j) {
+  ReplayResult r;
+  r.mechanism = static_cast<Mechanism>(j.at("mechanism").get<int>());
+  r.end_to_end_ns = j.at("e2e");
+  r.compute_ns = j.at("compute");
+  r.exposed_ns = j.at("exposed");
+  r.transfer_busy_ns = j.at("busy");
+  r.overlap = j.at("overlap");
+  r.payload_bytes = j.at("payload");
+  r.wire_bytes = j.at("wire");
+  r.link_utilization = j.at("util");
+  r.chunks = j.at("chunks");
+  r.activities = j.at("activities");
+  for (const auto& s : j.at("spans")) {
+    r.timeline.push_back(Span{s[0], s[1], s[2], s[3], s[4], s[5]});
+  }
+  return r;
+}
+
+bool write_all(int fd, const std::string& s) {
+  size_t off = 0;
+  while (off < s.size()) {
+    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
+    if (n <= 0) return false;
+    off += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& machine,
+                                       const ReplayOptions& options) {
+  int fds[2];
+  if (::pipe(fds) != 0) return make_runtime_error("replay: pipe failed");
+  const pid_t pid = ::fork();
+  if (pid < 0) return make_runtime_error("replay: fork failed");
+  if (pid == 0) {
+    ::close(fds[0]);
+    Result<ReplayResult> r = simulate(input, machine, options);
+    nlohmann::json j;
+    if (r.ok()) {
+      j = {{"ok", true}, {"result", to_json(*r)}};
+    } else {
+      j = {{"ok", false}, {"message", r.error().message}, {"usage", r.error().usage}};
+    }
+    // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
+    std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
+    bool ok = write_all(fds[1], std::string(bytes.begin(), bytes.end()));
+    ::_exit(ok ? 0 : 1);
+  }
+  ::close(fds[1]);
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (data.empty()) {
+    return make_runtime_error("replay: simulation process failed (status " +
+                              std::to_string(status) + ")");
+  }
+  nlohmann::json j = nlohmann::json::from_cbor(data, true, false);
+  if (j.is_discarded()) return make_runtime_error("replay: corrupt result from simulation process");
+  if (!j.at("ok").get<bool>()) {
+    return Error{j.at("message").get<std::string>(), j.at("usage").get<bool>()};
+  }
+  return from_json(j.at("result"));
+}
+
+}  // namespace xferlab::sim

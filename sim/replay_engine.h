@@ -1,0 +1,59 @@
+// sim/replay_engine.h — replay a ReplayInput on a Machine with one transfer
+// mechanism, in SimGrid, and report what happened.
+//
+// SimGrid allows one engine per process: simulate() may run only once in a
+// process; simulate_isolated() forks a child for each simulation (used by
+// the CLI and tests to run many simulations from one process).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "sim/machine.h"
+#include "sim/replay_input.h"
+
+namespace xferlab::sim {
+
+// Span: one interval of the simulated run (Chrome/Perfetto timeline).
+struct Span {
+  std::string name;      ///< "kernel", "chunk 12 -> gpu1", "stall", ...
+  std::string category;  ///< "compute" | "transfer" | "stall" | "agent".
+  uint32_t gpu = 0;
+  uint32_t lane = 0;  ///< 0 = kernel; 1 + d = transfers to GPU d; 100+ = agents.
+  double start_ns = 0;
+  double duration_ns = 0;
+};
+
+struct ReplayOptions {
+  Mechanism mechanism = Mechanism::kMemcpy;
+  bool record_timeline = false;
+};
+
+// ReplayResult: one mechanism's simulated run.
+struct ReplayResult {
+  Mechanism mechanism = Mechanism::kMemcpy;
+  double end_to_end_ns = 0;     ///< start of the first iteration to the last barrier.
+  double compute_ns = 0;        ///< same run with compute only (infinite bandwidth, no agent).
+  double exposed_ns = 0;        ///< end_to_end - compute: transfer time not hidden.
+  double transfer_busy_ns = 0;  ///< union of intervals with a transfer in flight.
+  double overlap = 0;           ///< hidden share of transfer_busy (1 = fully overlapped).
+  double payload_bytes = 0;     ///< bytes delivered (each destination counted).
+  double wire_bytes = 0;        ///< bytes on the GPUs' egress links, packet overhead included.
+  double link_utilization = 0;  ///< wire bytes / (egress bandwidth of sending GPUs × e2e).
+  uint64_t chunks = 0;
+  uint64_t activities = 0;     ///< SimGrid activities started (comms + sleeps).
+  std::vector<Span> timeline;  ///< when ReplayOptions::record_timeline.
+};
+
+// simulate: runs the replay in this process's SimGrid engine (once per process).
+Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
+                              const ReplayOptions& options);
+
+// simulate_isolated: simulate() in a forked child; the result comes back
+// through a pipe. Safe to call many times.
+Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& machine,
+                                       const ReplayOptions& options);
+
+}  // namespace xferlab::sim

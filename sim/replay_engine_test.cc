@@ -1,0 +1,196 @@
+// sim/replay_engine_test.cc — each mechanism's timing on cases computed by
+// hand: one link of 1 GB/s (1 byte/ns) and 1 us latency, packets of at most
+// 256 B payload with 16 B overhead, so a 4096-B chunk is 4352 wire bytes.
+#include "sim/replay_engine.h"
+
+#include <gtest/gtest.h>
+
+namespace xferlab::sim {
+namespace {
+
+constexpr double kTol = 1e-3;  // ns
+
+Machine test_machine(uint32_t gpus = 2, Topology topology = Topology::kDirect) {
+  Machine m;
+  m.name = "test";
+  m.num_gpus = gpus;
+  m.topology = topology;
+  m.gpu_link.kind = "test";
+  m.gpu_link.bw_bytes_per_s = 1e9;
+  m.gpu_link.latency_ns = 1000;
+  set_simple_packetization(m.gpu_link, 256, 16);
+  m.uplink = m.gpu_link;
+  m.uplink.bw_bytes_per_s = 0.5e9;
+  m.uplink.latency_ns = 500;
+  m.costs.memcpy_issue_ns = 500;
+  return m;
+}
+
+// One kernel of 10 us on GPU 0 producing one 4096-B chunk, written by 4 CTAs
+// over [0, 4 us].
+ReplayInput one_chunk(uint32_t gpus = 2) {
+  ReplayInput in;
+  in.name = "one_chunk";
+  in.num_gpus = gpus;
+  KernelInput k;
+  k.gpu = 0;
+  k.duration_ns = 10000;
+  k.chunks.push_back(ChunkInput{0, 4000, 4096, 4, 4});
+  in.iterations.push_back(IterationInput{0, {k}});
+  return in;
+}
+
+ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, bool timeline = false) {
+  Result<ReplayResult> r = simulate_isolated(in, m, ReplayOptions{mech, timeline});
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? *r : ReplayResult{};
+}
+
+TEST(ReplayEngine, MemcpyIsKernelThenIssueLatencyAndWireBytes) {
+  ReplayResult r = run(one_chunk(), test_machine(), Mechanism::kMemcpy);
+  // 10000 kernel + 500 issue + 1000 latency + 4352 wire bytes at 1 B/ns.
+  EXPECT_NEAR(r.end_to_end_ns, 15852, kTol);
+  EXPECT_NEAR(r.compute_ns, 10000, kTol);
+  EXPECT_NEAR(r.exposed_ns, 5852, kTol);
+  EXPECT_NEAR(r.transfer_busy_ns, 5352, kTol);
+  EXPECT_DOUBLE_EQ(r.overlap, 0);
+  EXPECT_DOUBLE_EQ(r.wire_bytes, 4352);
+  EXPECT_DOUBLE_EQ(r.payload_bytes, 4096);
+  EXPECT_NEAR(r.link_utilization, 4352 / 15852.0, 1e-9);
+}
+
+TEST(ReplayEngine, InfiniteBandwidthIsComputeOnly) {
+  ReplayResult r = run(one_chunk(), test_machine(), Mechanism::kInfinite);
+  EXPECT_NEAR(r.end_to_end_ns, 10000, kTol);
+  EXPECT_NEAR(r.exposed_ns, 0, kTol);
+  EXPECT_DOUBLE_EQ(r.wire_bytes, 0);
+}
+
+TEST(ReplayEngine, CdpLaunchesChildAtReadyPlusLaunchLatency) {
+  Machine m = test_machine();
+  m.costs.cdp_launch_ns = 2000;
+  ReplayResult r = run(one_chunk(), m, Mechanism::kCdp);
+  // 4000 ready + 2000 launch + 1000 latency + 4352.
+  EXPECT_NEAR(r.end_to_end_ns, 11352, kTol);
+  EXPECT_NEAR(r.transfer_busy_ns, 5352, kTol);
+  EXPECT_NEAR(r.overlap, 1 - 1352 / 5352.0, 1e-9);
+}
+
+TEST(ReplayEngine, PollingDilatesComputeAndCapsCopyThroughput) {
+  Machine m = test_machine();
+  m.costs.polling_sm_share = 0.2;  // kernel x1.25: ready 5000, end 12500
+  m.costs.polling_period_ns = 1000;
+  m.costs.polling_copy_bw_bytes_per_s = 0.5e9;  // 4096 B payload take 8192 ns
+  ReplayResult r = run(one_chunk(), m, Mechanism::kPolling);
+  EXPECT_NEAR(r.end_to_end_ns, 5000 + 1000 + 8192, kTol);
+}
+
+TEST(ReplayEngine, PollingWaitsForNextPollTick) {
+  Machine m = test_machine();
+  m.costs.polling_period_ns = 3000;  // ready 4000 seen at 6000
+  ReplayResult r = run(one_chunk(), m, Mechanism::kPolling);
+  EXPECT_NEAR(r.end_to_end_ns, 6000 + 1000 + 4352, kTol);
+}
+
+TEST(ReplayEngine, HardwareCounterUnitThenDmaAgent) {
+  Machine m = test_machine();
+  m.costs.counter_update_service_ns = 100;  // updates at 1000..4000 -> last done 4100
+  m.costs.counter_update_latency_ns = 50;
+  m.costs.counter_trigger_ns = 10;  // trigger 4160
+  m.costs.dma_descriptor_fetch_ns = 200;
+  m.costs.dma_initiation_ns = 300;  // first packet 4660
+  ReplayResult r = run(one_chunk(), m, Mechanism::kHardware);
+  EXPECT_NEAR(r.end_to_end_ns, 4660 + 1000 + 4352, kTol);
+}
+
+TEST(ReplayEngine, HardwareOutstandingPacketsCapBandwidth) {
+  Machine m = test_machine();
+  m.costs.dma_outstanding_packets = 2;  // 2 x 272 B per 2 us RTT = 0.272 B/ns
+  ReplayResult r = run(one_chunk(), m, Mechanism::kHardware);
+  EXPECT_NEAR(r.end_to_end_ns, 4000 + 1000 + 4352 / 0.272, 1e-2);
+}
+
+TEST(ReplayEngine, InlineSendsEveryStoreAsItsOwnPacket) {
+  ReplayResult r = run(one_chunk(), test_machine(), Mechanism::kInline);
+  // 1024 stores of 4 B + 16 B overhead = 20480 wire bytes, from t = 0.
+  EXPECT_DOUBLE_EQ(r.wire_bytes, 20480);
+  EXPECT_NEAR(r.end_to_end_ns, 1000 + 20480, kTol);
+}
+
+TEST(ReplayEngine, InlineStallsKernelWhenLinkBound) {
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.chunks.clear();
+  for (int i = 0; i < 5; ++i)
+    k.chunks.push_back(ChunkInput{2000.0 * i, 2000.0 * (i + 1), 4096, 1, 4});
+  ReplayResult r = run(in, test_machine(), Mechanism::kInline, /*timeline=*/true);
+  // The link is busy from 1000 on: 5 x 20480 bytes.
+  EXPECT_NEAR(r.end_to_end_ns, 1000 + 5 * 20480, kTol);
+  // Chunk 4 (planned at 8000) waits for chunk 0's stores, which share the
+  // link with 1, 2, 3: done at 74253.33; the kernel ends that much later.
+  double kernel_end = 0;
+  for (const Span& s : r.timeline) {
+    if (s.name == "kernel") kernel_end = s.start_ns + s.duration_ns;
+  }
+  EXPECT_NEAR(kernel_end,
+              10000 + (1000 + 2000 + 2000 + 2000 + (20480 - 2000 - 1000 - 2000.0 / 3) * 4 - 8000),
+              1e-2);
+}
+
+TEST(ReplayEngine, PacketRateLimitCapsBandwidth) {
+  Machine m = test_machine();
+  m.gpu_link.max_packets_per_s = 1e6;  // 16 packets take 16 us
+  ReplayResult r = run(one_chunk(), m, Mechanism::kMemcpy);
+  EXPECT_NEAR(r.end_to_end_ns, 10500 + 1000 + 16000, kTol);
+}
+
+TEST(ReplayEngine, SwitchSharesTheSendersLink) {
+  // 4 GPUs on a switch, each replicating GPU 0's kernel to all 3 peers in
+  // rotated order (a permutation per issue slot): every link carries 3
+  // copies back to back; bytes flow from 12500 (first issue + 2 hops).
+  ReplayInput in = replicate_gpus(one_chunk(1), 4);
+  ReplayResult r = run(in, test_machine(4, Topology::kSwitch), Mechanism::kMemcpy);
+  EXPECT_NEAR(r.end_to_end_ns, 12500 + 3 * 4352, kTol);
+  EXPECT_DOUBLE_EQ(r.wire_bytes, 4 * 3 * 4352);
+}
+
+TEST(ReplayEngine, PcieTreeCrossesRootThroughSlowerUplinks) {
+  ReplayInput in = one_chunk(4);
+  in.iterations[0].kernels[0].dest_mask = 1u << 2;  // GPU 0 (switch 0) -> GPU 2 (switch 1)
+  ReplayResult r = run(in, test_machine(4, Topology::kPcieTree), Mechanism::kMemcpy);
+  // latency 2 x 1000 + 2 x 500; bottleneck 0.5 B/ns.
+  EXPECT_NEAR(r.end_to_end_ns, 10500 + 3000 + 2 * 4352, kTol);
+}
+
+TEST(ReplayEngine, IterationsAreSeparatedByBarriers) {
+  ReplayInput in = one_chunk();
+  in.iterations.push_back(in.iterations[0]);
+  in.iterations[1].gap_before_ns = 700;
+  ReplayResult r = run(in, test_machine(), Mechanism::kMemcpy);
+  EXPECT_NEAR(r.end_to_end_ns, 2 * 15852 + 700, kTol);
+  EXPECT_NEAR(r.compute_ns, 2 * 10000 + 700, kTol);
+}
+
+TEST(ReplayEngine, DeterministicAcrossRuns) {
+  ReplayInput in = replicate_gpus(one_chunk(1), 8);
+  Machine m = test_machine(8, Topology::kSwitch);
+  for (Mechanism mech : kAllMechanisms) {
+    ReplayResult a = run(in, m, mech, true), b = run(in, m, mech, true);
+    EXPECT_EQ(a.end_to_end_ns, b.end_to_end_ns) << mechanism_name(mech);
+    ASSERT_EQ(a.timeline.size(), b.timeline.size());
+    for (size_t i = 0; i < a.timeline.size(); ++i) {
+      EXPECT_EQ(a.timeline[i].start_ns, b.timeline[i].start_ns);
+    }
+  }
+}
+
+TEST(ReplayEngine, RejectsMoreTraceGpusThanPlatform) {
+  Result<ReplayResult> r =
+      simulate_isolated(one_chunk(4), test_machine(2), ReplayOptions{Mechanism::kMemcpy, false});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("--gpus"), std::string::npos);
+  EXPECT_EQ(r.error().exit_code(), 2);
+}
+
+}  // namespace
+}  // namespace xferlab::sim

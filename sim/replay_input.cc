@@ -1,0 +1,128 @@
+// sim/replay_input.cc — mechanism names, input validation and scale-out.
+#include "sim/replay_input.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/units.h"
+
+namespace xferlab::sim {
+
+const char* mechanism_name(Mechanism m) {
+  switch (m) {
+    case Mechanism::kMemcpy: return "memcpy";
+    case Mechanism::kInline: return "inline";
+    case Mechanism::kPolling: return "polling";
+    case Mechanism::kCdp: return "cdp";
+    case Mechanism::kHardware: return "hardware";
+    case Mechanism::kInfinite: return "infinite";
+  }
+  return "?";
+}
+
+Result<Mechanism> parse_mechanism(std::string_view text) {
+  std::vector<std::string> names;
+  for (Mechanism m : kAllMechanisms) {
+    if (text == mechanism_name(m)) return m;
+    names.emplace_back(mechanism_name(m));
+  }
+  return make_error("unknown mechanism '" + std::string(text) + "'" + did_you_mean(text, names) +
+                    " (one of memcpy, inline, polling, cdp, hardware, infinite, all)");
+}
+
+Status ReplayInput::validate() const {
+  if (iterations.empty()) return make_error(name + ": no kernels to replay");
+  for (size_t i = 0; i < iterations.size(); ++i) {
+    for (size_t j = 0; j < iterations[i].kernels.size(); ++j) {
+      const KernelInput& k = iterations[i].kernels[j];
+      const std::string where =
+          name + ": iteration " + std::to_string(i) + " kernel on gpu " + std::to_string(k.gpu);
+      if (k.gpu >= num_gpus) return make_error(where + ": GPU out of range");
+      if (k.begin_ns < 0 || k.duration_ns < 0) return make_error(where + ": negative time");
+      double prev = 0;
+      for (size_t c = 0; c < k.chunks.size(); ++c) {
+        const ChunkInput& ch = k.chunks[c];
+        const std::string cw = where + " chunk " + std::to_string(c);
+        if (ch.first_write_ns < 0 || ch.first_write_ns > ch.ready_ns ||
+            ch.ready_ns > k.duration_ns * (1 + 1e-9) + 1) {
+          return make_error(cw + ": times outside the kernel or first write after ready");
+        }
+        if (ch.ready_ns < prev) return make_error(cw + ": chunks not sorted by ready time");
+        if (ch.store_bytes == 0) return make_error(cw + ": zero store granularity");
+        prev = ch.ready_ns;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+uint64_t ReplayInput::num_chunks() const {
+  uint64_t n = 0;
+  for (const IterationInput& it : iterations) {
+    for (const KernelInput& k : it.kernels) n += k.chunks.size();
+  }
+  return n;
+}
+
+ReplayInput replicate_gpus(const ReplayInput& input, uint32_t num_gpus) {
+  ReplayInput out = input;
+  out.num_gpus = num_gpus;
+  for (IterationInput& it : out.iterations) {
+    std::vector<KernelInput> src = std::move(it.kernels);
+    it.kernels.clear();
+    if (src.empty()) continue;
+    for (uint32_t g = 0; g < num_gpus; ++g) {
+      KernelInput k = src[g % src.size()];
+      k.gpu = g;
+      k.dest_mask = 0;
+      it.kernels.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
+}  // namespace xferlab::sim
+
+namespace xferlab::sim {
+
+ReplayInput rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
+  ReplayInput out = input;
+  for (IterationInput& it : out.iterations) {
+    for (KernelInput& k : it.kernels) {
+      std::vector<ChunkInput> src = std::move(k.chunks);
+      k.chunks.clear();
+      ChunkInput cur;
+      bool open = false;
+      for (const ChunkInput& c : src) {
+        uint64_t done = 0;
+        while (done < c.size_bytes) {
+          if (!open) {
+            cur = ChunkInput{};
+            cur.first_write_ns = c.first_write_ns;
+            cur.store_bytes = c.store_bytes;
+            cur.writers = 0;
+            open = true;
+          }
+          const uint64_t take = std::min(chunk_bytes - cur.size_bytes, c.size_bytes - done);
+          done += take;
+          cur.size_bytes += take;
+          const double f = static_cast<double>(done) / static_cast<double>(c.size_bytes);
+          cur.ready_ns = c.first_write_ns + f * (c.ready_ns - c.first_write_ns);
+          cur.writers += std::max<uint32_t>(
+              1, static_cast<uint32_t>(c.writers * static_cast<double>(take) / c.size_bytes));
+          if (cur.size_bytes == chunk_bytes) {
+            k.chunks.push_back(cur);
+            open = false;
+          }
+        }
+      }
+      if (open) k.chunks.push_back(cur);
+      std::stable_sort(
+          k.chunks.begin(), k.chunks.end(),
+          [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
+    }
+  }
+  return out;
+}
+
+}  // namespace xferlab::sim

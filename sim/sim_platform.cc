@@ -1,0 +1,157 @@
+// sim/sim_platform.cc — builds a Machine as SimGrid 3.32 zones, hosts, links
+// and routes; sets the network model for hardware links.
+#include "sim/sim_platform.h"
+
+#include <algorithm>
+#include <simgrid/s4u.hpp>
+#include <string>
+
+#include "xbt/log.h"
+
+namespace xferlab::sim {
+
+namespace sg4 = simgrid::s4u;
+
+sg4::Engine* SimPlatform::create_engine() {
+  // SimGrid's default LV08 model is calibrated for TCP (latency x13.01,
+  // bandwidth x0.97, cross traffic). Hardware links move latency + bytes/bw
+  // exactly: CM02 with unit factors and no TCP window. The window is made
+  // huge rather than 0: CM02 bounds a flow at min(rate, gamma / (2 latency)),
+  // and gamma 0 turns that bound off altogether, silently dropping the
+  // per-comm rate caps that model agents, DMA windows and packet rates.
+  static int argc = 1;
+  static char arg0[] = "xferlab";
+  static char* argv[] = {arg0, nullptr};
+  auto* engine = new sg4::Engine(&argc, argv);
+  xbt_log_control_set("root.thresh:critical");
+  sg4::Engine::set_config("network/model:CM02");
+  sg4::Engine::set_config("network/TCP-gamma:1e30");
+  sg4::Engine::set_config("network/latency-factor:1");
+  sg4::Engine::set_config("network/bandwidth-factor:1");
+  sg4::Engine::set_config("network/weight-S:0");
+  sg4::Engine::set_config("network/crosstraffic:0");
+  return engine;
+}
+
+namespace {
+
+constexpr double kHostSpeedFlops = 1e9;  // hosts only run actors; no compute is simulated.
+
+sg4::Link* make_link(sg4::NetZone* zone, const std::string& name, double bw_bytes_per_s,
+                     double latency_ns) {
+  sg4::SplitDuplexLink* link = zone->create_split_duplex_link(name, bw_bytes_per_s);
+  link->set_latency(latency_ns * 1e-9);
+  link->seal();
+  return link;
+}
+
+using Dir = sg4::LinkInRoute::Direction;
+
+}  // namespace
+
+SimPlatform SimPlatform::build(const Machine& m, const SourceLanes& lanes,
+                               double packet_wire_bytes) {
+  SimPlatform p;
+  auto link_bw = [&](const LinkSpec& l) {
+    return l.max_packets_per_s > 0 && packet_wire_bytes > 0
+               ? std::min(l.bw_bytes_per_s, l.max_packets_per_s * packet_wire_bytes)
+               : l.bw_bytes_per_s;
+  };
+  sg4::NetZone* zone = sg4::create_full_zone("machine");
+  p.cpu_ = zone->create_host("cpu", kHostSpeedFlops)->seal();
+  for (uint32_t i = 0; i < m.num_gpus; ++i) {
+    p.gpus_.push_back(zone->create_host("gpu" + std::to_string(i), kHostSpeedFlops)->seal());
+  }
+  // Routes are added in both directions explicitly (symmetrical = false) so
+  // each direction of a split-duplex link carries only its own traffic. A
+  // GPU's lanes get the GPU's routes behind their cap link.
+  std::vector<sg4::Link*> lane_links;
+  p.lanes_per_gpu_ = lanes.lanes;
+  for (uint32_t i = 0; i < m.num_gpus; ++i) {
+    for (uint32_t l = 0; l < lanes.lanes; ++l) {
+      const std::string name = "gpu" + std::to_string(i) + ".lane" + std::to_string(l);
+      p.lanes_.push_back(zone->create_host(name, kHostSpeedFlops)->seal());
+      sg4::Link* cap = zone->create_link(name + "_cap", lanes.cap_bytes_per_s);
+      cap->set_latency(0)->seal();
+      lane_links.push_back(cap);
+    }
+  }
+  auto route = [&](sg4::Host* a, sg4::Host* b, std::vector<sg4::LinkInRoute> links) {
+    zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, links, false);
+    const size_t gi = std::find(p.gpus_.begin(), p.gpus_.end(), a) - p.gpus_.begin();
+    if (gi == p.gpus_.size() || std::find(p.gpus_.begin(), p.gpus_.end(), b) == p.gpus_.end()) {
+      return;
+    }
+    for (uint32_t l = 0; l < lanes.lanes; ++l) {
+      std::vector<sg4::LinkInRoute> with_cap{sg4::LinkInRoute(lane_links[gi * lanes.lanes + l])};
+      with_cap.insert(with_cap.end(), links.begin(), links.end());
+      zone->add_route(p.lanes_[gi * lanes.lanes + l]->get_netpoint(), b->get_netpoint(), nullptr,
+                      nullptr, with_cap, false);
+    }
+  };
+  const double half_switch_ns = m.switch_latency_ns / 2;
+  std::vector<sg4::Link*> up;  // per GPU: link towards its switch / the host
+  switch (m.topology) {
+    case Topology::kDirect:
+      for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        for (uint32_t j = i + 1; j < m.num_gpus; ++j) {
+          sg4::Link* l = make_link(zone, "nvl" + std::to_string(i) + "_" + std::to_string(j),
+                                   link_bw(m.gpu_link), m.gpu_link.latency_ns);
+          route(p.gpus_[i], p.gpus_[j], {{l, Dir::UP}});
+          route(p.gpus_[j], p.gpus_[i], {{l, Dir::DOWN}});
+        }
+      }
+      break;
+    case Topology::kSwitch: {
+      for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_sw", link_bw(m.gpu_link),
+                               m.gpu_link.latency_ns + half_switch_ns));
+      }
+      for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        for (uint32_t j = 0; j < m.num_gpus; ++j) {
+          if (i != j) route(p.gpus_[i], p.gpus_[j], {{up[i], Dir::UP}, {up[j], Dir::DOWN}});
+        }
+      }
+      break;
+    }
+    case Topology::kPcieTree: {
+      std::vector<sg4::Link*> uplinks;
+      const uint32_t switches = (m.num_gpus + m.gpus_per_pcie_switch - 1) / m.gpus_per_pcie_switch;
+      for (uint32_t s = 0; s < switches; ++s) {
+        zone->create_host("pcie_sw" + std::to_string(s), kHostSpeedFlops)->seal();
+        uplinks.push_back(make_link(zone, "pcie_sw" + std::to_string(s) + "_root",
+                                    link_bw(m.uplink), m.uplink.latency_ns + half_switch_ns));
+      }
+      for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_pcie", link_bw(m.gpu_link),
+                               m.gpu_link.latency_ns + half_switch_ns));
+      }
+      for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        const uint32_t si = i / m.gpus_per_pcie_switch;
+        route(p.gpus_[i], p.cpu_, {{up[i], Dir::UP}, {uplinks[si], Dir::UP}});
+        route(p.cpu_, p.gpus_[i], {{uplinks[si], Dir::DOWN}, {up[i], Dir::DOWN}});
+        for (uint32_t j = 0; j < m.num_gpus; ++j) {
+          if (i == j) continue;
+          const uint32_t sj = j / m.gpus_per_pcie_switch;
+          if (si == sj) {
+            route(p.gpus_[i], p.gpus_[j], {{up[i], Dir::UP}, {up[j], Dir::DOWN}});
+          } else {
+            route(p.gpus_[i], p.gpus_[j],
+                  {{up[i], Dir::UP},
+                   {uplinks[si], Dir::UP},
+                   {uplinks[sj], Dir::DOWN},
+                   {up[j], Dir::DOWN}});
+          }
+        }
+      }
+      break;
+    }
+  }
+  if (m.topology == Topology::kSwitch) {
+    zone->create_host("nvswitch", kHostSpeedFlops)->seal();
+  }
+  zone->seal();
+  return p;
+}
+
+}  // namespace xferlab::sim

@@ -1,0 +1,56 @@
+// sim/sim_platform.h — SimPlatform: a Machine built as a SimGrid platform.
+//
+// The only file that knows SimGrid's platform API (zones, hosts, links,
+// routes) and network-model configuration, so a SimGrid upgrade (4.x changed
+// zone building) stays local.
+#pragma once
+
+#include <vector>
+
+#include "sim/machine.h"
+
+namespace simgrid::s4u {
+class Engine;
+class Host;
+}  // namespace simgrid::s4u
+
+namespace xferlab::sim {
+
+// SourceLanes: per-GPU sources whose throughput is capped below the links'
+// (a polling agent's or CDP children's SM copy throughput, copy engines, a DMA
+// channel's outstanding-packet window). SimGrid 3.32 ignores Comm::set_rate on
+// host-to-host comms, so each lane is a host behind its own cap link.
+struct SourceLanes {
+  uint32_t lanes = 0;          ///< per GPU; 0 = transfers leave the GPU host directly.
+  double cap_bytes_per_s = 0;  ///< wire bytes/s of one lane.
+};
+
+// SimPlatform: hosts for GPUs, the CPU (root complex) and switches; one
+// split-duplex link per GPU bundle (and per PCIe uplink); explicit routes.
+// The links' bandwidth is min(wire bandwidth, packet rate x packet_wire_bytes).
+class SimPlatform {
+ public:
+  // create_engine: the process's SimGrid engine, configured for hardware
+  // links (CM02 without TCP factors or cross traffic) and quiet logging.
+  // Call once per process, before build().
+  static simgrid::s4u::Engine* create_engine();
+
+  // build: creates the platform of `machine` (validated) in the engine.
+  static SimPlatform build(const Machine& machine, const SourceLanes& lanes,
+                           double packet_wire_bytes);
+
+  simgrid::s4u::Host* gpu(uint32_t i) const { return gpus_[i]; }
+  // source: where GPU i's transfers on `lane` start (the GPU without lanes).
+  simgrid::s4u::Host* source(uint32_t i, uint32_t lane) const {
+    return lanes_per_gpu_ == 0 ? gpus_[i] : lanes_[i * lanes_per_gpu_ + lane % lanes_per_gpu_];
+  }
+  simgrid::s4u::Host* cpu() const { return cpu_; }
+
+ private:
+  std::vector<simgrid::s4u::Host*> gpus_;
+  std::vector<simgrid::s4u::Host*> lanes_;
+  uint32_t lanes_per_gpu_ = 0;
+  simgrid::s4u::Host* cpu_ = nullptr;
+};
+
+}  // namespace xferlab::sim

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Golden + end-to-end tests of `xferlab replay/validate/sweep`: a small
+# synthetic trace replayed on fixed presets must print exactly the committed
+# CSV; bad inputs must fail with one line and exit 2.
+# Regenerate goldens: UPDATE_GOLDEN=1 bazel run //tests:replay_golden_test
+set -euo pipefail
+xferlab=$(readlink -f "$1")
+gen=$(readlink -f "$2")
+golden_dir=$(dirname "$(readlink -f "$3")")
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$gen" "$tmp/poll.xftrace" polling 2 8 2
+"$gen" "$tmp/memcpy.xftrace" memcpy 2 8 2
+
+check_golden() {  # name, command...
+  local name=$1; shift
+  "$@" > "$tmp/$name.csv"
+  if [ -n "${UPDATE_GOLDEN:-}" ]; then
+    cp "$tmp/$name.csv" "${BUILD_WORKSPACE_DIRECTORY}/tests/golden/$name.csv"
+  else
+    diff -u "$golden_dir/$name.csv" "$tmp/$name.csv" || fail "golden $name differs"
+  fi
+}
+check_golden replay_polling_h200x2 "$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --format csv
+check_golden replay_memcpy_dgx2_16 "$xferlab" replay "$tmp/memcpy.xftrace" --platform dgx2_v100_nvswitch --gpus 16 --format csv
+check_golden replay_polling_pcie4 "$xferlab" replay "$tmp/poll.xftrace" --platform h100_pcie_gen5 --gpus 4 --format csv
+
+# Deterministic: the same replay twice gives identical output.
+"$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --format csv > "$tmp/again.csv"
+cmp -s "$tmp/again.csv" "$tmp/replay_polling_h200x2.csv" || fail "replay not deterministic"
+
+# Timeline: Chrome trace JSON with kernel and transfer spans.
+"$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --platform h200x2_nvlink4 \
+  --timeline "$tmp/tl.json" > /dev/null
+grep -q '"traceEvents"' "$tmp/tl.json" && grep -q '"cat":"transfer"' "$tmp/tl.json" \
+  || fail "timeline lacks transfer spans"
+
+# Validate: the polling trace against itself passes a loose tolerance.
+"$xferlab" validate "$tmp/poll.xftrace" --tolerance 50 > "$tmp/val.txt" || fail "validate failed"
+grep -q "median |error|" "$tmp/val.txt" || fail "validate prints no summary"
+
+# Sweep: 2x2 grid, tidy CSV with the parameter columns first.
+"$xferlab" sweep "$tmp/poll.xftrace" --param dma_agent.channels=1,4 --param gpus=2,4 \
+  --mechanism hardware --jobs 2 -o "$tmp/sweep.csv"
+[ "$(wc -l < "$tmp/sweep.csv")" -eq 5 ] || fail "sweep: expected header + 4 rows"
+head -1 "$tmp/sweep.csv" | grep -q '^dma_agent.channels,gpus,trace,' || fail "sweep header"
+
+# Errors: one line, exit 2.
+expect_usage() {  # expected-substring, command...
+  local want=$1; shift
+  set +e; "$@" > /dev/null 2> "$tmp/err.txt"; local rc=$?; set -e
+  [ "$rc" -eq 2 ] || fail "exit $rc (want 2) for: $*"
+  [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] || fail "not one line for: $*"
+  grep -q -- "$want" "$tmp/err.txt" || fail "'$want' not in: $(cat "$tmp/err.txt")"
+}
+expect_usage "did you mean 'dma_agent.channels'" "$xferlab" replay "$tmp/poll.xftrace" --set dma_agent.chanels=2
+expect_usage "nope" "$xferlab" replay "$tmp/poll.xftrace" --platform nope
+expect_usage "missing.xftrace" "$xferlab" replay "$tmp/missing.xftrace"
+echo garbage > "$tmp/bad.xftrace"
+expect_usage "bad.xftrace" "$xferlab" replay "$tmp/bad.xftrace"
+expect_usage "did you mean 'polling'" "$xferlab" replay "$tmp/poll.xftrace" --mechanism poling
+expect_usage "no real traces" "$xferlab" validate --dir "$tmp/none"
+echo PASS

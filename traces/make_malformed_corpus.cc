@@ -1,0 +1,181 @@
+// traces/make_malformed_corpus.cc — writes the regression corpus in
+// traces/testdata/malformed/: small valid traces (also the fuzzer's seeds) and
+// one file per kind of damage, with MANIFEST listing for each file the text
+// its error message must contain ("OK" for files that must be accepted).
+//
+//   bazel run //traces:make_malformed_corpus -- $PWD/traces/testdata/malformed
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "traces/file_format.h"
+#include "traces/generator.h"
+#include "traces/writer.h"
+
+namespace xferlab::traces {
+namespace {
+
+using Bytes = std::vector<char>;
+
+Bytes read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(in), {});
+}
+
+template <typename T>
+T get(const Bytes& b, size_t offset) {
+  T v;
+  std::memcpy(&v, b.data() + offset, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void put(Bytes& b, size_t offset, T v) {
+  std::memcpy(b.data() + offset, &v, sizeof(T));
+}
+
+// Layout of a valid file, found through its footer and index.
+struct Layout {
+  format::Footer footer;
+  uint64_t first_block;  ///< offset of block 0's header.
+  uint64_t first_entry;  ///< offset of index entry 0.
+  uint64_t meta0;        ///< offset of the initial metadata section.
+};
+
+Layout layout(const Bytes& b) {
+  Layout l{};
+  l.footer = get<format::Footer>(b, b.size() - sizeof(format::Footer));
+  const auto ih = get<format::IndexHeader>(b, l.footer.index_offset);
+  l.first_entry = l.footer.index_offset + ih.section.header_bytes + uint64_t(ih.num_kinds) * 8;
+  l.first_block = get<format::IndexEntry>(b, l.first_entry).offset;
+  l.meta0 = sizeof(format::FileHeader);
+  return l;
+}
+
+// replace_all: same-length text substitution (keeps every offset valid).
+void replace_all(Bytes& b, const std::string& from, const std::string& to) {
+  for (size_t i = 0; i + from.size() <= b.size(); ++i) {
+    if (std::memcmp(b.data() + i, from.data(), from.size()) == 0) {
+      std::memcpy(b.data() + i, to.data(), to.size());
+    }
+  }
+}
+
+int run(const std::string& dir) {
+  GenerateOptions g;
+  g.gpus = 2;
+  g.chunks = 2;
+  g.ctas = 4;
+  g.iterations = 1;
+  g.sms = 2;
+  WriterOptions small_blocks;
+  small_blocks.events_per_block = 16;  // several blocks in a tiny file.
+  const std::string raw_path = dir + "/valid_small.xft";
+  const std::string zstd_path = dir + "/valid_zstd.xft";
+  WriterOptions zstd = small_blocks;
+  zstd.compression = Compression::kZstd;
+  for (auto [path, options] : {std::pair{raw_path, small_blocks}, std::pair{zstd_path, zstd}}) {
+    Status s = generate_trace(path, g, options);
+    if (!s.ok()) {
+      std::cerr << s.error().message << "\n";
+      return 1;
+    }
+  }
+  const Bytes raw = read_file(raw_path);
+  const Bytes packed = read_file(zstd_path);
+  const Layout l = layout(raw);
+  const Layout lz = layout(packed);
+  const uint64_t event0 = l.first_block + sizeof(format::BlockHeader);
+
+  std::ofstream manifest(dir + "/MANIFEST");
+  manifest << "# file<TAB>text the reader's error must contain (OK: must be accepted)\n";
+  auto emit = [&](const std::string& name, const Bytes& bytes, const std::string& expect) {
+    std::ofstream(dir + "/" + name, std::ios::binary).write(bytes.data(), bytes.size());
+    manifest << name << "\t" << expect << "\n";
+  };
+  manifest << "valid_small.xft\tOK\nvalid_zstd.xft\tOK\n";
+
+  Bytes b;
+  // A newer minor version with an event kind this reader does not know.
+  b = raw;
+  put<uint16_t>(b, 10, kFormatMinor + 3);
+  replace_all(b, "\"minor\": " + std::to_string(kFormatMinor),
+              "\"minor\": " + std::to_string(kFormatMinor + 3));
+  put<uint16_t>(b, event0 + 8, 999);
+  emit("newer_minor_unknown_kind.xft", b, "OK");
+
+  emit("empty.xft", Bytes(), "shorter than the 32-byte file header");
+  b = raw;
+  b[0] = 'Z';
+  emit("bad_magic.xft", b, "not an xferlab trace");
+  b = raw;
+  put<uint16_t>(b, 8, kFormatMajor + 1);
+  emit("newer_major.xft", b, "is newer than this reader");
+  b = raw;
+  put<uint32_t>(b, 16, 64);
+  emit("bad_event_size.xft", b, "event record size 64");
+  emit("truncated_half.xft", Bytes(raw.begin(), raw.begin() + raw.size() / 2), "truncated");
+  emit("truncated_footer.xft", Bytes(raw.begin(), raw.end() - 10), "no footer");
+  emit("truncated_in_header.xft", Bytes(raw.begin(), raw.begin() + 40), "truncated");
+  b = raw;
+  put<uint64_t>(b, l.meta0 + 8, uint64_t(1) << 40);
+  emit("absurd_metadata_size.xft", b, "exceeds");
+  b = raw;
+  b[l.meta0 + sizeof(format::SectionHeader)] = '[';
+  emit("metadata_not_json.xft", b, "not valid JSON");
+  b = raw;
+  replace_all(b, "\"sm_count\": 2", "\"sm_count\":{}");
+  emit("metadata_wrong_type.xft", b, "gpus[0].sm_count: expected an integer");
+  b = raw;
+  put<uint64_t>(b, l.footer.index_offset + 24, uint64_t(1) << 50);
+  emit("absurd_block_count.xft", b, "impossible for this file");
+  b = raw;
+  put<uint32_t>(b, l.first_block + 20, 0xffffffffu);
+  emit("absurd_block_events.xft", b, "block of 4294967295 events");
+  b = raw;
+  put<uint16_t>(b, l.first_block + 16, 7);
+  emit("unknown_codec.xft", b, "unknown block compression codec 7");
+  b = raw;
+  put<uint16_t>(b, event0 + 8, 0);
+  emit("kind_zero.xft", b, "invalid event kind 0");
+  b = raw;
+  put<uint16_t>(b, event0 + 32 + 12, 9);
+  emit("gpu_out_of_range.xft", b,
+       "event #1 (byte offset " + std::to_string(event0 + 32) +
+           "): gpu 9 is not in the metadata's gpus table");
+  b = raw;
+  put<uint64_t>(b, event0 + 64, get<uint64_t>(b, event0 + 64) + (uint64_t(1) << 40));
+  emit("time_outside_block.xft", b, "outside its block's range");
+  b = raw;
+  put<uint64_t>(b, l.first_entry + 24, UINT64_MAX);
+  emit("impossible_time_range.xft", b, "impossible time range");
+  b = raw;
+  put<uint64_t>(b, b.size() - sizeof(format::Footer) + 48, raw.size() + 8);
+  emit("footer_size_mismatch.xft", b, "footer records");
+  b = raw;
+  put<uint64_t>(b, l.first_entry + 8, 5);
+  emit("index_first_event.xft", b, "first event 5, expected 0");
+  b = packed;
+  put<uint32_t>(b, lz.first_block + sizeof(format::BlockHeader), 0);  // zstd frame magic.
+  emit("corrupt_zstd.xft", b, "corrupt compressed block");
+  b = raw;
+  put<uint64_t>(b, l.first_block + 24, 3);
+  emit("block_first_event.xft", b, "block starts at event 3");
+  std::cout << "wrote corpus to " << dir << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace xferlab::traces
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: make_malformed_corpus DIR\n";
+    return 2;
+  }
+  return xferlab::traces::run(argv[1]);
+}

@@ -1,0 +1,550 @@
+// traces/reader.cc — TraceReader: checks every size against the file and
+// fixed limits before using it, so corrupt input yields one-line errors.
+#include "traces/reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "traces/event_names.h"
+#include "traces/file_format.h"
+
+namespace xferlab::traces {
+
+struct ZstdContext {
+  ZSTD_DCtx* ctx = ZSTD_createDCtx();
+  ~ZstdContext() { ZSTD_freeDCtx(ctx); }
+};
+
+namespace {
+
+std::string str(uint64_t v) {
+  return std::to_string(v);
+}
+
+std::string magic_text(const char* m) {
+  std::string out;
+  for (int i = 0; i < 8; ++i) {
+    unsigned char c = static_cast<unsigned char>(m[i]);
+    if (c >= 32 && c < 127) {
+      out += char(c);
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceReader::TraceReader(TraceReader&& other) noexcept {
+  *this = std::move(other);
+}
+
+TraceReader& TraceReader::operator=(TraceReader&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    path_ = std::move(other.path_);
+    options_ = other.options_;
+    fd_ = std::exchange(other.fd_, -1);
+    file_bytes_ = other.file_bytes_;
+    metadata_ = std::move(other.metadata_);
+    blocks_ = std::move(other.blocks_);
+    kind_counts_ = std::move(other.kind_counts_);
+    known_gpus_ = std::move(other.known_gpus_);
+    num_events_ = other.num_events_;
+    min_time_ns_ = other.min_time_ns_;
+    max_time_ns_ = other.max_time_ns_;
+    data_begin_ = other.data_begin_;
+    data_end_ = other.data_end_;
+    truncated_mode_ = other.truncated_mode_;
+    block_ = std::move(other.block_);
+    filtered_ = std::move(other.filtered_);
+    stored_ = std::move(other.stored_);
+    block_has_unknown_ = other.block_has_unknown_;
+    block_offset_ = other.block_offset_;
+    block_first_event_ = other.block_first_event_;
+    block_end_offset_ = other.block_end_offset_;
+    block_cursor_ = other.block_cursor_;
+    next_record_ = other.next_record_;
+    next_block_index_ = other.next_block_index_;
+    skipped_unknown_ = other.skipped_unknown_;
+    zstd_ = std::move(other.zstd_);
+  }
+  return *this;
+}
+
+TraceReader::~TraceReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Error TraceReader::error_at(uint64_t offset, const std::string& problem) const {
+  return make_error(path_ + ": byte offset " + str(offset) + ": " + problem);
+}
+
+Status TraceReader::read_exact(uint64_t offset, void* data, size_t size, const char* what) {
+  if (offset > file_bytes_ || size > file_bytes_ - offset) {
+    return error_at(offset, std::string("truncated: ") + what + " needs " + str(size) +
+                                " bytes but the file ends at " + str(file_bytes_));
+  }
+  char* p = static_cast<char*>(data);
+  while (size > 0) {
+    ssize_t got = ::pread(fd_, p, size, off_t(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      return make_runtime_error(path_ + ": byte offset " + str(offset) + ": reading " + what +
+                                " failed: " + (got < 0 ? std::strerror(errno) : "end of file"));
+    }
+    p += got;
+    offset += uint64_t(got);
+    size -= size_t(got);
+  }
+  return Status::Ok();
+}
+
+Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptions& options) {
+  TraceReader r;
+  r.path_ = path;
+  r.options_ = options;
+  r.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (r.fd_ < 0) return make_error(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(r.fd_, &st) != 0) return make_error(path + ": cannot stat: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return make_error(path + ": not a regular file");
+  r.file_bytes_ = uint64_t(st.st_size);
+  r.zstd_ = std::make_unique<ZstdContext>();
+  if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");
+  XF_RETURN_IF_ERROR(r.read_header());
+  XF_RETURN_IF_ERROR(r.read_footer_and_index());
+  XF_RETURN_IF_ERROR(r.seek_event(0));
+  return r;
+}
+
+Status TraceReader::read_header() {
+  format::FileHeader h{};
+  if (file_bytes_ < sizeof(h)) {
+    return error_at(0, "truncated: " + str(file_bytes_) + " bytes is shorter than the " +
+                           str(sizeof(h)) + "-byte file header");
+  }
+  XF_RETURN_IF_ERROR(read_exact(0, &h, sizeof(h), "file header"));
+  if (std::memcmp(h.magic, format::kMagic, sizeof(h.magic)) != 0) {
+    return error_at(
+        0, "not an xferlab trace: magic \"" + magic_text(h.magic) + "\", expected \"XFLTRACE\"");
+  }
+  if (h.major > kFormatMajor) {
+    return error_at(8, "format version " + str(h.major) + "." + str(h.minor) +
+                           " is newer than this reader (" + str(kFormatMajor) + "." +
+                           str(kFormatMinor) + "); upgrade xferlab to read it");
+  }
+  if (h.major == 0) return error_at(8, "format major version 0 is invalid");
+  if (h.event_bytes != sizeof(Event)) {
+    return error_at(
+        16, "event record size " + str(h.event_bytes) + " bytes, expected " + str(sizeof(Event)));
+  }
+  if (h.header_bytes < sizeof(h) || h.header_bytes > format::kMaxSectionHeaderBytes) {
+    return error_at(12, "file header size " + str(h.header_bytes) + " is impossible");
+  }
+  metadata_.format_major = h.major;
+  metadata_.format_minor = h.minor;
+  // The initial metadata section follows the header; blocks follow it.
+  const uint64_t meta_offset = format::align8(h.header_bytes);
+  Result<Metadata> initial = read_metadata_section(meta_offset);
+  if (!initial.ok()) return initial.error();
+  metadata_ = std::move(*initial);
+  format::SectionHeader s{};
+  XF_RETURN_IF_ERROR(read_exact(meta_offset, &s, sizeof(s), "metadata section header"));
+  data_begin_ = format::align8(meta_offset + s.header_bytes + s.payload_bytes);
+  return Status::Ok();
+}
+
+Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
+  format::SectionHeader s{};
+  XF_RETURN_IF_ERROR(read_exact(offset, &s, sizeof(s), "metadata section header"));
+  if (s.tag != format::kTagMetadata) return error_at(offset, "expected a metadata section (META)");
+  if (s.header_bytes < sizeof(s) || s.header_bytes > format::kMaxSectionHeaderBytes) {
+    return error_at(offset + 4, "metadata header size " + str(s.header_bytes) + " is impossible");
+  }
+  if (s.payload_bytes > format::kMaxMetadataBytes) {
+    return error_at(offset + 8, "metadata size " + str(s.payload_bytes) + " bytes exceeds the " +
+                                    str(format::kMaxMetadataBytes) + "-byte limit");
+  }
+  if (offset + s.header_bytes + s.payload_bytes > file_bytes_) {
+    return error_at(offset + 8, "truncated: metadata of " + str(s.payload_bytes) +
+                                    " bytes runs past the end of the file (" + str(file_bytes_) +
+                                    " bytes)");
+  }
+  std::string json(size_t(s.payload_bytes), '\0');
+  XF_RETURN_IF_ERROR(read_exact(offset + s.header_bytes, json.data(), json.size(), "metadata"));
+  Result<Metadata> m =
+      Metadata::from_json(json, path_ + ": byte offset " + str(offset + s.header_bytes));
+  if (!m.ok()) return m.error();
+  if (m->format_major != metadata_.format_major || m->format_minor != metadata_.format_minor) {
+    return error_at(offset, "metadata says format " + str(m->format_major) + "." +
+                                str(m->format_minor) + " but the file header says " +
+                                str(metadata_.format_major) + "." + str(metadata_.format_minor));
+  }
+  // gpu ids index a table sized by the u16 Event::gpu field, never more.
+  known_gpus_.clear();
+  for (const GpuInfo& g : m->gpus) {
+    if (g.id >= kHostGpu) {
+      return error_at(offset, "metadata gpus: id " + str(g.id) + " out of range (max " +
+                                  str(kHostGpu - 1) + ")");
+    }
+    if (g.id >= known_gpus_.size()) known_gpus_.resize(size_t(g.id) + 1, false);
+    known_gpus_[g.id] = true;
+  }
+  return m;
+}
+
+Status TraceReader::read_footer_and_index() {
+  format::Footer f{};
+  const bool has_room = file_bytes_ >= data_begin_ + sizeof(f);
+  if (has_room) XF_RETURN_IF_ERROR(read_exact(file_bytes_ - sizeof(f), &f, sizeof(f), "footer"));
+  const uint64_t footer_offset = file_bytes_ - sizeof(f);
+  if (!has_room || std::memcmp(f.magic, format::kFooterMagic, sizeof(f.magic)) != 0) {
+    if (options_.allow_truncated) {
+      truncated_mode_ = true;
+      data_end_ = file_bytes_;
+      return Status::Ok();
+    }
+    return error_at(file_bytes_, "truncated or damaged: no footer at the end of the " +
+                                     str(file_bytes_) +
+                                     "-byte file (was the producer stopped before close()?)");
+  }
+  if (f.file_bytes != file_bytes_) {
+    return error_at(footer_offset, "footer records a " + str(f.file_bytes) +
+                                       "-byte file but it has " + str(file_bytes_) +
+                                       " bytes (truncated or concatenated)");
+  }
+  if (f.metadata_offset < data_begin_ || f.metadata_offset >= footer_offset ||
+      f.metadata_offset % 8 != 0) {
+    return error_at(footer_offset + 8, "footer metadata offset " + str(f.metadata_offset) +
+                                           " is outside the file body");
+  }
+  if (f.index_offset <= f.metadata_offset || f.index_offset >= footer_offset ||
+      f.index_offset % 8 != 0) {
+    return error_at(footer_offset,
+                    "footer index offset " + str(f.index_offset) + " is outside the file body");
+  }
+  Result<Metadata> final_metadata = read_metadata_section(f.metadata_offset);
+  if (!final_metadata.ok()) return final_metadata.error();
+  metadata_ = std::move(*final_metadata);
+  data_end_ = f.metadata_offset;
+
+  format::IndexHeader ih{};
+  XF_RETURN_IF_ERROR(read_exact(f.index_offset, &ih, sizeof(ih), "block index header"));
+  if (ih.section.tag != format::kTagIndex) {
+    return error_at(f.index_offset, "expected the block index (INDX)");
+  }
+  if (ih.section.header_bytes < sizeof(ih) ||
+      ih.section.header_bytes > format::kMaxSectionHeaderBytes) {
+    return error_at(f.index_offset + 4,
+                    "index header size " + str(ih.section.header_bytes) + " is impossible");
+  }
+  if (ih.num_kinds > format::kMaxKinds) {
+    return error_at(f.index_offset + 16, "index lists " + str(ih.num_kinds) + " kinds (max " +
+                                             str(format::kMaxKinds) + ")");
+  }
+  // Each block occupies at least a block header in the file.
+  if (ih.num_blocks != f.num_blocks ||
+      ih.num_blocks > (data_end_ - data_begin_) / sizeof(format::BlockHeader)) {
+    return error_at(f.index_offset + 24, "index lists " + str(ih.num_blocks) +
+                                             " blocks; impossible for this file (footer says " +
+                                             str(f.num_blocks) + ")");
+  }
+  const uint64_t payload = uint64_t(ih.num_kinds) * 8 + ih.num_blocks * sizeof(format::IndexEntry);
+  if (ih.section.payload_bytes != payload ||
+      f.index_offset + ih.section.header_bytes + payload > footer_offset) {
+    return error_at(f.index_offset + 8, "index size " + str(ih.section.payload_bytes) +
+                                            " bytes does not match its " + str(ih.num_kinds) +
+                                            " kinds and " + str(ih.num_blocks) + " blocks");
+  }
+  uint64_t at = f.index_offset + ih.section.header_bytes;
+  kind_counts_.assign(ih.num_kinds, 0);
+  XF_RETURN_IF_ERROR(read_exact(at, kind_counts_.data(), kind_counts_.size() * 8, "kind counts"));
+  at += kind_counts_.size() * 8;
+  uint64_t counted = 0;
+  for (uint64_t c : kind_counts_) {
+    if (c > f.num_events - counted) {
+      return error_at(f.index_offset,
+                      "kind counts exceed the footer's " + str(f.num_events) + " events");
+    }
+    counted += c;
+  }
+  if (counted != f.num_events) {
+    return error_at(f.index_offset, "kind counts sum to " + str(counted) + ", footer says " +
+                                        str(f.num_events) + " events");
+  }
+  if (kind_counts_.empty()) kind_counts_.push_back(0);
+  if (kind_counts_[0] != 0) {
+    return error_at(f.index_offset, str(kind_counts_[0]) + " events of invalid kind 0");
+  }
+
+  blocks_.clear();
+  blocks_.reserve(size_t(ih.num_blocks));
+  uint64_t next_first = 0, prev_end = data_begin_;
+  uint64_t min_t = UINT64_MAX, max_t = 0;
+  for (uint64_t b = 0; b < ih.num_blocks; ++b, at += sizeof(format::IndexEntry)) {
+    format::IndexEntry e{};
+    XF_RETURN_IF_ERROR(read_exact(at, &e, sizeof(e), "index entry"));
+    const std::string which = "index entry " + str(b) + ": ";
+    if (e.offset < prev_end || e.offset % 8 != 0 ||
+        e.offset + sizeof(format::BlockHeader) + e.stored_bytes > data_end_) {
+      return error_at(at, which + "block offset " + str(e.offset) + " is out of order or range");
+    }
+    if (e.events == 0 || e.events > format::kMaxBlockEvents) {
+      return error_at(at + 32, which + "block of " + str(e.events) + " events (allowed 1.." +
+                                   str(format::kMaxBlockEvents) + ")");
+    }
+    if (e.first_event != next_first) {
+      return error_at(
+          at + 8, which + "first event " + str(e.first_event) + ", expected " + str(next_first));
+    }
+    if (e.min_time_ns > e.max_time_ns || e.max_time_ns > format::kMaxTimeNs) {
+      return error_at(at + 16, which + "impossible time range [" + str(e.min_time_ns) + ", " +
+                                   str(e.max_time_ns) + "] ns");
+    }
+    blocks_.push_back(
+        BlockInfo{e.offset, e.first_event, e.min_time_ns, e.max_time_ns, e.events, e.stored_bytes});
+    next_first += e.events;
+    prev_end = e.offset + sizeof(format::BlockHeader) + e.stored_bytes;
+    min_t = std::min(min_t, e.min_time_ns);
+    max_t = std::max(max_t, e.max_time_ns);
+  }
+  if (next_first != f.num_events) {
+    return error_at(f.index_offset,
+                    "blocks hold " + str(next_first) + " events, footer says " + str(f.num_events));
+  }
+  if (min_t != f.min_time_ns || max_t != f.max_time_ns) {
+    return error_at(footer_offset + 32, "footer time span [" + str(f.min_time_ns) + ", " +
+                                            str(f.max_time_ns) + "] disagrees with the blocks");
+  }
+  num_events_ = f.num_events;
+  min_time_ns_ = min_t;
+  max_time_ns_ = max_t;
+  return Status::Ok();
+}
+
+uint64_t TraceReader::count(EventKind kind) const {
+  const size_t k = size_t(kind);
+  return k < kind_counts_.size() ? kind_counts_[k] : 0;
+}
+
+Status TraceReader::load_block(uint64_t offset, uint64_t first_event, uint64_t limit,
+                               const BlockInfo* expected) {
+  Status s = decode_block(offset, first_event, limit, expected);
+  if (!s.ok()) {
+    // Never leave a half-validated block for next_batch() to hand out.
+    block_.clear();
+    block_cursor_ = 0;
+    block_offset_ = UINT64_MAX;
+  }
+  return s;
+}
+
+Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t limit,
+                                 const BlockInfo* expected) {
+  format::BlockHeader h{};
+  XF_RETURN_IF_ERROR(read_exact(offset, &h, sizeof(h), "block header"));
+  if (h.section.tag != format::kTagEvents)
+    return error_at(offset, "expected an event block (EVTS)");
+  if (h.section.header_bytes < sizeof(h) ||
+      h.section.header_bytes > format::kMaxSectionHeaderBytes) {
+    return error_at(offset + 4,
+                    "block header size " + str(h.section.header_bytes) + " is impossible");
+  }
+  if (h.events == 0 || h.events > format::kMaxBlockEvents) {
+    return error_at(offset + 20, "block of " + str(h.events) + " events (allowed 1.." +
+                                     str(format::kMaxBlockEvents) + ")");
+  }
+  const uint64_t raw_bytes = uint64_t(h.events) * sizeof(Event);
+  if (h.codec == uint16_t(Compression::kNone)) {
+    if (h.section.payload_bytes != raw_bytes) {
+      return error_at(offset + 8, "uncompressed block of " + str(h.events) + " events has " +
+                                      str(h.section.payload_bytes) + " payload bytes");
+    }
+  } else if (h.codec == uint16_t(Compression::kZstd)) {
+    if (h.section.payload_bytes == 0 || h.section.payload_bytes > ZSTD_compressBound(raw_bytes)) {
+      return error_at(offset + 8, "compressed block size " + str(h.section.payload_bytes) +
+                                      " is impossible for " + str(h.events) + " events");
+    }
+  } else {
+    return error_at(offset + 16, "unknown block compression codec " + str(h.codec));
+  }
+  const uint64_t payload_offset = offset + h.section.header_bytes;
+  if (payload_offset + h.section.payload_bytes > limit) {
+    return error_at(offset + 8, "truncated: block payload of " + str(h.section.payload_bytes) +
+                                    " bytes runs past byte offset " + str(limit));
+  }
+  if (h.first_event != first_event) {
+    return error_at(offset + 24, "block starts at event " + str(h.first_event) + ", expected " +
+                                     str(first_event));
+  }
+  if (h.min_time_ns > h.max_time_ns || h.max_time_ns > format::kMaxTimeNs) {
+    return error_at(offset + 32, "impossible block time range [" + str(h.min_time_ns) + ", " +
+                                     str(h.max_time_ns) + "] ns");
+  }
+  if (expected != nullptr &&
+      (expected->events != h.events || expected->min_time_ns != h.min_time_ns ||
+       expected->max_time_ns != h.max_time_ns ||
+       expected->stored_bytes != h.section.payload_bytes)) {
+    return error_at(offset, "block header disagrees with the block index");
+  }
+
+  block_offset_ = UINT64_MAX;  // invalid until fully validated.
+  block_.resize(h.events);
+  if (h.codec == uint16_t(Compression::kNone)) {
+    XF_RETURN_IF_ERROR(read_exact(payload_offset, block_.data(), raw_bytes, "events"));
+  } else {
+    stored_.resize(size_t(h.section.payload_bytes));
+    XF_RETURN_IF_ERROR(read_exact(payload_offset, stored_.data(), stored_.size(), "block"));
+    const size_t got =
+        ZSTD_decompressDCtx(zstd_->ctx, block_.data(), raw_bytes, stored_.data(), stored_.size());
+    if (ZSTD_isError(got)) {
+      return error_at(payload_offset,
+                      std::string("corrupt compressed block: ") + ZSTD_getErrorName(got));
+    }
+    if (got != raw_bytes) {
+      return error_at(payload_offset,
+                      "compressed block holds " + str(got) + " bytes, expected " + str(raw_bytes));
+    }
+  }
+
+  // Per-record checks: one pass, a few compares per event.
+  const bool raw = h.codec == uint16_t(Compression::kNone);
+  const size_t num_gpus = known_gpus_.size();
+  const bool check_gpus = options_.validate_gpus && num_gpus > 0;
+  bool has_unknown = false;
+  for (size_t i = 0; i < block_.size(); ++i) {
+    const Event& e = block_[i];
+    const char* problem = nullptr;
+    std::string detail;
+    if (e.time_ns < h.min_time_ns || e.time_ns > h.max_time_ns) {
+      detail = "timestamp " + str(e.time_ns) + " ns outside its block's range [" +
+               str(h.min_time_ns) + ", " + str(h.max_time_ns) + "]";
+    } else if (e.kind == 0) {
+      problem = "invalid event kind 0";
+    } else if (!is_known_kind(e.kind)) {
+      if (options_.strict) {
+        detail = "unknown event kind " + str(e.kind) + " (this reader knows 1.." +
+                 str(uint16_t(EventKind::kNumEventKinds) - 1) + ")";
+      }
+      has_unknown = true;
+    } else if (check_gpus && e.gpu != kHostGpu && (e.gpu >= num_gpus || !known_gpus_[e.gpu])) {
+      detail = "gpu " + str(e.gpu) + " is not in the metadata's gpus table";
+    }
+    if (problem != nullptr || !detail.empty()) {
+      const std::string where =
+          raw ? "byte offset " + str(payload_offset + i * sizeof(Event))
+              : "compressed block at byte offset " + str(offset) + ", record " + str(i);
+      return make_error(path_ + ": event #" + str(first_event + i) + " (" + where +
+                        "): " + (problem != nullptr ? problem : detail));
+    }
+  }
+  block_has_unknown_ = has_unknown;
+  block_offset_ = offset;
+  block_first_event_ = first_event;
+  block_end_offset_ = format::align8(payload_offset + h.section.payload_bytes);
+  return Status::Ok();
+}
+
+Status TraceReader::seek_event(uint64_t index) {
+  block_.clear();
+  block_cursor_ = 0;
+  block_offset_ = UINT64_MAX;
+  if (truncated_mode_) {
+    if (index != 0) return make_error(path_ + ": seeking needs the block index (file truncated)");
+    next_record_ = 0;
+    block_end_offset_ = data_begin_;
+    return Status::Ok();
+  }
+  if (index > num_events_) {
+    return make_error(path_ + ": event #" + str(index) + " is past the end (" + str(num_events_) +
+                      " events)");
+  }
+  next_record_ = index;
+  // The block containing `index`: the last with first_event <= index.
+  auto it = std::upper_bound(blocks_.begin(), blocks_.end(), index,
+                             [](uint64_t i, const BlockInfo& b) { return i < b.first_event; });
+  next_block_index_ = size_t(it - blocks_.begin());
+  if (index == num_events_ || it == blocks_.begin()) return Status::Ok();
+  const size_t b = next_block_index_ - 1;
+  XF_RETURN_IF_ERROR(load_block(blocks_[b].offset, blocks_[b].first_event, data_end_, &blocks_[b]));
+  block_cursor_ = size_t(index - blocks_[b].first_event);
+  return Status::Ok();
+}
+
+Result<std::span<const Event>> TraceReader::next_batch() {
+  if (block_cursor_ >= block_.size()) {
+    if (truncated_mode_) return next_batch_truncated();
+    if (next_block_index_ >= blocks_.size()) return std::span<const Event>();
+    const BlockInfo& b = blocks_[next_block_index_];
+    XF_RETURN_IF_ERROR(load_block(b.offset, b.first_event, data_end_, &b));
+    ++next_block_index_;
+    block_cursor_ = 0;
+  }
+  std::span<const Event> batch(block_.data() + block_cursor_, block_.size() - block_cursor_);
+  next_record_ += batch.size();
+  block_cursor_ = block_.size();
+  if (!block_has_unknown_) return batch;
+  filtered_.clear();
+  for (const Event& e : batch) {
+    if (is_known_kind(e.kind)) filtered_.push_back(e);
+  }
+  skipped_unknown_ += batch.size() - filtered_.size();
+  return std::span<const Event>(filtered_);
+}
+
+// next_batch_truncated: walk sections from the previous block's end; stop
+// quietly at the end of the complete data (the damaged tail is what
+// allow_truncated accepts), but report corrupt complete blocks.
+Result<std::span<const Event>> TraceReader::next_batch_truncated() {
+  uint64_t offset = block_end_offset_;
+  for (;;) {
+    format::SectionHeader s{};
+    if (offset + sizeof(format::BlockHeader) > file_bytes_) return std::span<const Event>();
+    XF_RETURN_IF_ERROR(read_exact(offset, &s, sizeof(s), "section header"));
+    if (s.header_bytes < sizeof(s) || s.header_bytes > format::kMaxSectionHeaderBytes ||
+        s.payload_bytes > file_bytes_ - offset - s.header_bytes) {
+      return std::span<const Event>();  // the damaged tail.
+    }
+    if (s.tag == format::kTagEvents) break;
+    if (s.tag == format::kTagMetadata || s.tag == format::kTagIndex) {
+      return std::span<const Event>();  // final metadata: the blocks are over.
+    }
+    offset = format::align8(offset + s.header_bytes + s.payload_bytes);  // newer section kind.
+  }
+  XF_RETURN_IF_ERROR(load_block(offset, next_record_, file_bytes_, nullptr));
+  block_cursor_ = 0;
+  return next_batch();
+}
+
+Result<Event> TraceReader::event_at(uint64_t index) {
+  if (truncated_mode_) return make_error(path_ + ": random access needs the block index");
+  if (index >= num_events_) {
+    return make_error(path_ + ": event #" + str(index) + " is past the end (" + str(num_events_) +
+                      " events)");
+  }
+  auto it = std::upper_bound(blocks_.begin(), blocks_.end(), index,
+                             [](uint64_t i, const BlockInfo& b) { return i < b.first_event; });
+  const BlockInfo& b = *(it - 1);
+  if (block_offset_ != b.offset) {
+    XF_RETURN_IF_ERROR(load_block(b.offset, b.first_event, data_end_, &b));
+    // Streaming resumes after this block.
+    block_cursor_ = block_.size();
+    next_block_index_ = size_t(it - blocks_.begin());
+    next_record_ = b.first_event + b.events;
+  }
+  return block_[size_t(index - b.first_event)];
+}
+
+}  // namespace xferlab::traces

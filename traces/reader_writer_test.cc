@@ -1,0 +1,311 @@
+// Tests for TraceWriter/TraceReader: round trips of every kind (raw and
+// zstd), block boundaries, random access by index and time, version rules.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "traces/event_names.h"
+#include "traces/reader.h"
+#include "traces/writer.h"
+
+namespace xferlab::traces {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+bool same(const Event& a, const Event& b) {
+  return std::memcmp(&a, &b, sizeof(Event)) == 0;
+}
+
+Metadata test_metadata() {
+  Metadata m;
+  m.producer.program = "reader_writer_test";
+  for (uint32_t g = 0; g < 4; ++g) {
+    GpuInfo gpu;
+    gpu.id = g;
+    gpu.model = "Test GPU";
+    m.gpus.push_back(gpu);
+  }
+  return m;
+}
+
+// events_of_every_kind: n events cycling through every kind with every field
+// carrying distinct, full-width values.
+std::vector<Event> events_of_every_kind(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Event> v(n);
+  const uint16_t kinds = uint16_t(EventKind::kNumEventKinds) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = Event{1'700'000'000'000'000'000ull + rng() % 1'000'000'000,
+                 uint16_t(1 + i % kinds),
+                 uint16_t(rng()),
+                 uint16_t(i % 7 == 0 ? kHostGpu : rng() % 4),
+                 uint16_t(rng()),
+                 uint32_t(rng()),
+                 uint32_t(rng()),
+                 rng()};
+  }
+  return v;
+}
+
+std::vector<Event> read_all(TraceReader& r) {
+  std::vector<Event> out;
+  Status s = r.for_each([&](const Event& e) { out.push_back(e); });
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return out;
+}
+
+TraceReader open_ok(const std::string& path, const ReaderOptions& options = {}) {
+  Result<TraceReader> r = TraceReader::open(path, options);
+  if (!r.ok()) ADD_FAILURE() << r.error().message;
+  return std::move(r.value());
+}
+
+class RoundTrip : public ::testing::TestWithParam<Compression> {};
+
+TEST_P(RoundTrip, EveryKindIdentical) {
+  const std::string path = temp_path("roundtrip.xft");
+  const std::vector<Event> events = events_of_every_kind(10'007, 7);  // not a block multiple.
+  TraceWriter w;
+  WriterOptions options;
+  options.compression = GetParam();
+  options.events_per_block = 1000;
+  ASSERT_TRUE(w.open(path, test_metadata(), options).ok());
+  // Mixed append sizes: single events, partial and multi-block buffers.
+  size_t i = 0;
+  for (size_t chunk : {1, 999, 1, 2500, 3, 6503}) {
+    ASSERT_TRUE(w.append(events.data() + i, chunk).ok());
+    i += chunk;
+  }
+  ASSERT_EQ(i, events.size());
+  ASSERT_TRUE(w.close().ok());
+
+  TraceReader r = open_ok(path);
+  EXPECT_EQ(r.num_events(), events.size());
+  EXPECT_EQ(r.num_blocks(), 11u);
+  const std::vector<Event> back = read_all(r);
+  ASSERT_EQ(back.size(), events.size());
+  for (size_t k = 0; k < events.size(); ++k) ASSERT_TRUE(same(back[k], events[k])) << k;
+  for (uint16_t kind = 1; kind < uint16_t(EventKind::kNumEventKinds); ++kind) {
+    uint64_t expected = 0;
+    for (const Event& e : events) expected += e.kind == kind;
+    EXPECT_EQ(r.count(EventKind(kind)), expected) << event_kind_name(kind);
+  }
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const Event& e : events) lo = std::min(lo, e.time_ns), hi = std::max(hi, e.time_ns);
+  EXPECT_EQ(r.min_time_ns(), lo);
+  EXPECT_EQ(r.max_time_ns(), hi);
+  EXPECT_EQ(r.metadata(), [] {
+    Metadata m = test_metadata();
+    return m;
+  }());
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, RoundTrip,
+                         ::testing::Values(Compression::kNone, Compression::kZstd));
+
+TEST(Writer, ZstdShrinksRegularEvents) {
+  const std::string raw = temp_path("raw.xft"), packed = temp_path("packed.xft");
+  std::vector<Event> events(50'000);
+  for (size_t i = 0; i < events.size(); ++i) {
+    events[i] = Event{1000 + i * 10,
+                      uint16_t(EventKind::kCtaBegin),
+                      16,
+                      0,
+                      uint16_t(i % 132),
+                      uint32_t(i),
+                      uint32_t(i / 8),
+                      4096};
+  }
+  for (auto [path, codec] : {std::pair{raw, Compression::kNone}, {packed, Compression::kZstd}}) {
+    TraceWriter w;
+    WriterOptions o;
+    o.compression = codec;
+    ASSERT_TRUE(w.open(path, test_metadata(), o).ok());
+    ASSERT_TRUE(w.append(events.data(), events.size()).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  std::ifstream a(raw, std::ios::ate), b(packed, std::ios::ate);
+  // Raw: 32 B/event plus small fixed overhead; zstd: far less on this data.
+  EXPECT_LT(uint64_t(a.tellg()), events.size() * 32 + 8192);
+  EXPECT_LT(uint64_t(b.tellg()) * 4, uint64_t(a.tellg()));
+  TraceReader r = open_ok(packed);
+  const std::vector<Event> back = read_all(r);
+  ASSERT_EQ(back.size(), events.size());
+  EXPECT_TRUE(same(back.back(), events.back()));
+}
+
+TEST(Writer, EmptyTraceAndFinalMetadata) {
+  const std::string path = temp_path("empty.xft");
+  TraceWriter w;
+  ASSERT_TRUE(w.open(path, test_metadata()).ok());
+  // Clock sync measured at the end of a run lands in the final metadata.
+  ClockDomain c;
+  c.name = "gpu0.globaltimer";
+  c.offset_ns = -1234;
+  c.drift_ppb = 12.5;
+  w.metadata().clocks.push_back(c);
+  ASSERT_TRUE(w.close().ok());
+  TraceReader r = open_ok(path);
+  EXPECT_EQ(r.num_events(), 0u);
+  EXPECT_EQ(r.min_time_ns(), UINT64_MAX);
+  ASSERT_EQ(r.metadata().clocks.size(), 1u);
+  EXPECT_EQ(r.metadata().clocks[0].offset_ns, -1234);
+  Result<std::span<const Event>> batch = r.next_batch();
+  ASSERT_TRUE(batch.ok());
+  EXPECT_TRUE(batch->empty());
+}
+
+class RandomAccess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = temp_path("random.xft");
+    // Time increases with index, but not strictly within a block (two
+    // interleaved streams), like merged per-SM buffers.
+    events_.resize(20'000);
+    for (size_t i = 0; i < events_.size(); ++i) {
+      events_[i] = Event{10'000 + i * 100 + (i % 2) * 150,
+                         uint16_t(EventKind::kChunkWrite),
+                         16,
+                         uint16_t(i % 4),
+                         0,
+                         uint32_t(i),
+                         0,
+                         64};
+    }
+    TraceWriter w;
+    WriterOptions o;
+    o.events_per_block = 777;
+    o.compression = Compression::kZstd;
+    ASSERT_TRUE(w.open(path_, test_metadata(), o).ok());
+    ASSERT_TRUE(w.append(events_.data(), events_.size()).ok());
+    ASSERT_TRUE(w.close().ok());
+  }
+  std::string path_;
+  std::vector<Event> events_;
+};
+
+TEST_F(RandomAccess, EventAtAndSeek) {
+  TraceReader r = open_ok(path_);
+  for (uint64_t i : {0ull, 1ull, 776ull, 777ull, 12'345ull, 19'999ull}) {
+    Result<Event> e = r.event_at(i);
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_TRUE(same(*e, events_[i])) << i;
+  }
+  Result<Event> past = r.event_at(20'000);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.error().message.find("past the end"), std::string::npos);
+
+  ASSERT_TRUE(r.seek_event(5'000).ok());
+  EXPECT_EQ(r.position(), 5'000u);
+  const std::vector<Event> rest = read_all(r);
+  ASSERT_EQ(rest.size(), 15'000u);
+  EXPECT_TRUE(same(rest.front(), events_[5'000]));
+  EXPECT_TRUE(same(rest.back(), events_.back()));
+  ASSERT_TRUE(r.rewind().ok());
+  EXPECT_EQ(read_all(r).size(), events_.size());
+}
+
+TEST_F(RandomAccess, TimeWindowMatchesLinearScan) {
+  TraceReader r = open_ok(path_);
+  const uint64_t from = 500'000, to = 1'200'000;
+  std::vector<uint32_t> got, want;
+  ASSERT_TRUE(r.for_each_in_window(from, to, [&](const Event& e) { got.push_back(e.id); }).ok());
+  for (const Event& e : events_) {
+    if (e.time_ns >= from && e.time_ns < to) want.push_back(e.id);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_FALSE(want.empty());
+}
+
+// patch: overwrite bytes of a file in place.
+void patch(const std::string& path, long offset, const void* data, size_t n) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(offset);
+  f.write(static_cast<const char*>(data), std::streamsize(n));
+}
+
+TEST(Versions, NewerMajorRejectedWithClearMessage) {
+  const std::string path = temp_path("major.xft");
+  TraceWriter w;
+  ASSERT_TRUE(w.open(path, test_metadata()).ok());
+  ASSERT_TRUE(w.close().ok());
+  const uint16_t major = kFormatMajor + 1;
+  patch(path, 8, &major, 2);
+  Result<TraceReader> r = TraceReader::open(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, path + ": byte offset 8: format version " + std::to_string(major) +
+                                   ".0 is newer than this reader (" + std::to_string(kFormatMajor) +
+                                   "." + std::to_string(kFormatMinor) +
+                                   "); upgrade xferlab to read it");
+  EXPECT_EQ(r.error().exit_code(), 2);
+}
+
+TEST(Versions, UnknownKindsSkippedOrStrict) {
+  const std::string path = temp_path("unknown_kind.xft");
+  std::vector<Event> events = events_of_every_kind(100, 3);
+  events[10].kind = 300;  // a kind from some future minor version.
+  events[11].kind = uint16_t(EventKind::kNumEventKinds);
+  TraceWriter w;
+  ASSERT_TRUE(w.open(path, test_metadata()).ok());
+  ASSERT_TRUE(w.append(events.data(), events.size()).ok());
+  ASSERT_TRUE(w.close().ok());
+
+  TraceReader r = open_ok(path);
+  EXPECT_EQ(read_all(r).size(), 98u);
+  EXPECT_EQ(r.skipped_unknown(), 2u);
+  ASSERT_GT(r.kind_counts().size(), 300u);
+  EXPECT_EQ(r.kind_counts()[300], 1u);
+  Result<Event> raw = r.event_at(10);  // random access returns the record as stored.
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(raw->kind, 300);
+
+  ReaderOptions strict;
+  strict.strict = true;
+  // The first block is decoded by open(), later ones while iterating.
+  Result<TraceReader> s = TraceReader::open(path, strict);
+  Status st = s.ok() ? s->for_each([](const Event&) {}) : Status(s.error());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("event #10 (byte offset"), std::string::npos)
+      << st.error().message;
+  EXPECT_NE(st.error().message.find("unknown event kind 300"), std::string::npos);
+}
+
+TEST(Reader, TruncatedFileAcceptedOnlyWhenAsked) {
+  const std::string path = temp_path("crashed.xft");
+  const std::vector<Event> events = events_of_every_kind(5'000, 5);
+  TraceWriter w;
+  WriterOptions o;
+  o.events_per_block = 1'000;
+  ASSERT_TRUE(w.open(path, test_metadata(), o).ok());
+  ASSERT_TRUE(w.append(events.data(), events.size()).ok());
+  ASSERT_TRUE(w.close().ok());
+  // A producer killed in the middle of block 3: keep 2.5 blocks' bytes.
+  ASSERT_EQ(::truncate(path.c_str(), 2'000 + 3 * 1'000 * 32 - 16'000), 0);
+  Result<TraceReader> strict = TraceReader::open(path);
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.error().message.find("no footer"), std::string::npos);
+  ReaderOptions forgiving;
+  forgiving.allow_truncated = true;
+  TraceReader r = open_ok(path, forgiving);
+  const std::vector<Event> back = read_all(r);
+  ASSERT_EQ(back.size(), 2'000u);  // the complete blocks.
+  EXPECT_TRUE(same(back.back(), events[1'999]));
+}
+
+TEST(Reader, MissingFile) {
+  Result<TraceReader> r = TraceReader::open("/nonexistent/x.xft");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.rfind("/nonexistent/x.xft: cannot open", 0), 0u);
+}
+
+}  // namespace
+}  // namespace xferlab::traces
