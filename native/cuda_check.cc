@@ -1,9 +1,19 @@
 // native/cuda_check.cc — failure reporting for XF_CUDA_CHECK.
 #include "native/cuda_check.h"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace xferlab::native {
+
+void use_eager_module_loading() {
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+}
+
+namespace {
+// Before main: no CUDA call can precede it, whatever main does first.
+[[maybe_unused]] const bool kEagerLoading = (use_eager_module_loading(), true);
+}  // namespace
 
 bool cuda_debug_sync() {
   static const bool enabled = [] {

@@ -18,6 +18,15 @@ namespace xferlab::native {
 // cuda_debug_sync: true when XFERLAB_CUDA_DEBUG=1 (read once).
 bool cuda_debug_sync();
 
+// use_eager_module_loading: sets CUDA_MODULE_LOADING=EAGER for this process;
+// call first thing in main, before any CUDA call. With lazy loading (the
+// default since CUDA 12.2) the first launch of a kernel whose module is not
+// loaded yet blocks until the device is idle, so it deadlocks against a
+// spin-latch or a persistent kernel that waits for the host (the launch only
+// returns after the spin-wait times out). cuda_check.cc also calls it from a
+// static initializer, so every native program linking this library is covered.
+void use_eager_module_loading();
+
 [[noreturn]] void cuda_fail(cudaError_t err, const char* expr, const char* file, int line);
 
 }  // namespace xferlab::native

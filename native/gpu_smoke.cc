@@ -7,6 +7,7 @@
 #include "native/device_info.h"
 
 int main() {
+  xferlab::native::use_eager_module_loading();  // before any CUDA call.
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

@@ -2,6 +2,7 @@
 #include "native/stream_memops.h"
 
 #include <string>
+#include <vector>
 
 namespace xferlab::native {
 namespace {
@@ -39,6 +40,22 @@ Status StreamMemOps::write32(cudaStream_t stream, const void* addr, uint32_t val
       "cuStreamWriteValue32");
 }
 
+Status StreamMemOps::write32_batch(cudaStream_t stream, uint32_t* const* addrs, int count,
+                                   uint32_t value) const {
+  std::vector<CUstreamBatchMemOpParams> ops(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    ops[i] = {};
+    ops[i].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    ops[i].writeValue.address = reinterpret_cast<CUdeviceptr>(addrs[i]);
+    ops[i].writeValue.value = value;
+    ops[i].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+  }
+  return check(*this,
+               batch_mem_op(reinterpret_cast<CUstream>(stream), static_cast<unsigned int>(count),
+                            ops.data(), 0),
+               "cuStreamBatchMemOp");
+}
+
 Status StreamMemOps::wait_geq32(cudaStream_t stream, const void* addr, uint32_t value) const {
   return check(*this,
                wait_value32(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(addr),
@@ -51,6 +68,7 @@ Result<StreamMemOps> load_stream_memops() {
   XF_RETURN_IF_ERROR(load("cuStreamWriteValue32", ops.write_value32));
   XF_RETURN_IF_ERROR(load("cuStreamWaitValue32", ops.wait_value32));
   XF_RETURN_IF_ERROR(load("cuGetErrorString", ops.get_error_string));
+  XF_RETURN_IF_ERROR(load("cuStreamBatchMemOp", ops.batch_mem_op));
   return ops;
 }
 

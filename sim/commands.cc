@@ -4,6 +4,7 @@
 
 #include "hw_model/cli.h"
 #include "sim/replay_command.h"
+#include "traces/trace_command.h"
 
 namespace xferlab::cli {
 
@@ -13,6 +14,7 @@ std::span<const Command> commands() {
       {"validate", "replay measured traces with their mechanism; report the error",
        sim::run_validate},
       {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
+      {"trace", "inspect, check, export (Perfetto) and generate trace files", traces::run_trace},
       {"link", hw_model::kLinkSummary, hw_model::run_link},
       {"platform", hw_model::kPlatformSummary, hw_model::run_platform},
       {"version", "print version and source revision",

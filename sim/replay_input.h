@@ -64,6 +64,8 @@ struct Measured {
   double end_to_end_ns = 0;     ///< first kernel begin to last transfer end.
   double transfer_busy_ns = 0;  ///< union of measured transfer intervals (0 if unknown).
   uint64_t payload_bytes = 0;   ///< bytes moved (0 if unknown).
+  std::string trace_mechanism;  ///< the trace's own name for it (e.g. "polling_tma").
+  double host_time_ns = 0;  ///< producer's host-timed run (proact traced_run_time), 0 if unknown.
 };
 
 // ReplayInput: the whole run.

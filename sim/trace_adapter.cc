@@ -1,10 +1,16 @@
 // sim/trace_adapter.cc — TraceReader -> ReplayInput.
 #include "sim/trace_adapter.h"
 
+#include <unistd.h>
+#include <zstd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "common/units.h"
@@ -19,25 +25,65 @@ using traces::Event;
 using traces::EventKind;
 
 struct KernelSpan {
+  uint32_t id = 0;
   double begin_ns = -1, end_ns = -1;
 };
 
+// ChunkAcc: what the (possibly sampled) events say about one chunk.
 struct ChunkAcc {
-  double first_write_ns = INFINITY, last_end_ns = 0, zero_ns = -1;
+  double first_write_ns = INFINITY, last_end_ns = -1, zero_ns = -1;
   uint64_t bytes = 0;
   uint32_t writers = 0, store_bytes = 0;
 };
 
-std::optional<Mechanism> from_trace_mechanism(uint16_t flags) {
-  switch (static_cast<traces::TransferMechanism>(flags)) {
-    case traces::TransferMechanism::kMemcpy: return Mechanism::kMemcpy;
-    case traces::TransferMechanism::kInline: return Mechanism::kInline;
-    case traces::TransferMechanism::kPolling:
-    case traces::TransferMechanism::kPollingTma: return Mechanism::kPolling;
-    case traces::TransferMechanism::kCdp: return Mechanism::kCdp;
-    case traces::TransferMechanism::kHardwareDma: return Mechanism::kHardware;
-    default: return std::nullopt;
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// TempFile: a decompressed copy of a *.zst trace, removed when dropped.
+struct TempFile {
+  std::string path;
+  TempFile() = default;
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (!path.empty()) std::remove(path.c_str());
   }
+};
+
+// decompress: streams the zstd file `src` into a new temporary file.
+Result<std::unique_ptr<TempFile>> decompress(const std::string& src) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(src.c_str(), "rb"), std::fclose);
+  if (!in) return make_error(src + ": cannot open");
+  std::string tmpl = (std::filesystem::temp_directory_path() / "xferlab-trace-XXXXXX").string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0)
+    return make_runtime_error(src + ": cannot create a temporary file to decompress into");
+  auto tmp = std::make_unique<TempFile>();  // constructed in place: it owns the file
+  tmp->path = tmpl;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(::fdopen(fd, "wb"), std::fclose);
+  std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
+                                                              ZSTD_freeDStream);
+  std::vector<char> ibuf(ZSTD_DStreamInSize()), obuf(ZSTD_DStreamOutSize());
+  size_t last = 0, n = 0, total_in = 0;
+  while ((n = std::fread(ibuf.data(), 1, ibuf.size(), in.get())) > 0) {
+    total_in += n;
+    ZSTD_inBuffer ib{ibuf.data(), n, 0};
+    while (ib.pos < ib.size) {
+      ZSTD_outBuffer ob{obuf.data(), obuf.size(), 0};
+      last = ZSTD_decompressStream(ds.get(), &ob, &ib);
+      if (ZSTD_isError(last)) {
+        return make_error(src + ": zstd: " + ZSTD_getErrorName(last) + " near compressed byte " +
+                          std::to_string(total_in));
+      }
+      if (std::fwrite(obuf.data(), 1, ob.pos, out.get()) != ob.pos) {
+        return make_runtime_error(src + ": writing the decompressed copy failed");
+      }
+    }
+  }
+  if (total_in == 0 || last != 0) return make_error(src + ": truncated zstd stream");
+  if (std::fflush(out.get()) != 0) return make_runtime_error(src + ": writing failed");
+  return tmp;
 }
 
 // kernel_index: the kernel of `spans` whose interval contains t (or the
@@ -48,28 +94,119 @@ int kernel_index(const std::vector<KernelSpan>& spans, double t) {
   return static_cast<int>(it - spans.begin()) - 1;
 }
 
+// Anchors: known (chunk id, time) points; value_at interpolates linearly in
+// chunk id between neighbours (CTAs are scheduled roughly in index order, so
+// chunk times grow with the id), extrapolating from the end pairs outside.
+struct Anchors {
+  std::vector<std::pair<double, double>> points;  // sorted by id
+  double value_at(double id) const {
+    auto it = std::lower_bound(points.begin(), points.end(), std::make_pair(id, -HUGE_VAL));
+    if (it != points.end() && it->first == id) return it->second;
+    if (points.size() == 1) return points.front().second;
+    // Outside the anchors: extrapolate from the two nearest.
+    if (it == points.begin()) ++it;
+    if (it == points.end()) --it;
+    auto prev = it - 1;
+    return prev->second +
+           (it->second - prev->second) * (id - prev->first) / (it->first - prev->first);
+  }
+};
+
+// Geometry: what the run parameters say about chunks (proact writes these;
+// its chunk table is capped, and CTA records may be sampled).
+struct Geometry {
+  uint64_t chunk_bytes = 0;
+  uint32_t cta_sample = 1;
+  std::vector<uint32_t> step_regions;
+};
+
+Result<uint64_t> parse_bytes_param(const traces::Metadata& md, const std::string& key,
+                                   const std::string& path) {
+  auto v = md.parameter(key);
+  if (!v) return uint64_t{0};
+  Result<double> b = parse_quantity(*v, Unit::kSizeBytes);
+  if (!b.ok()) return make_error(path + ": parameter " + key + ": " + b.error().message);
+  return static_cast<uint64_t>(*b);
+}
+
+// chunk_range: "a..b" of parameter region<r>_gpu<g>_chunks (half-open).
+std::optional<std::pair<uint32_t, uint32_t>> chunk_range(const traces::Metadata& md, uint32_t r,
+                                                         uint32_t g) {
+  auto v = md.parameter("region" + std::to_string(r) + "_gpu" + std::to_string(g) + "_chunks");
+  unsigned a = 0, b = 0;
+  if (!v || std::sscanf(v->c_str(), "%u..%u", &a, &b) != 2 || b < a) return std::nullopt;
+  return std::make_pair(a, b);
+}
+
 }  // namespace
 
-Result<ReplayInput> load_replay_input(const std::string& path) {
-  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
-  if (!reader.ok()) return make_error(reader.error().message);
-  traces::TraceReader& r = *reader;
+std::optional<MeasuredMechanism> mechanism_from_trace_name(std::string_view name) {
+  if (name == "polling_tma") return MeasuredMechanism{Mechanism::kPolling, true};
+  if (name == "cdp_tail") return MeasuredMechanism{Mechanism::kCdp, true};
+  // No transfer: the producer alone (track adds only counter updates).
+  if (name == "none" || name == "track") return MeasuredMechanism{Mechanism::kInfinite, false};
+  if (Result<Mechanism> m = parse_mechanism(name); m.ok()) return MeasuredMechanism{*m, false};
+  return std::nullopt;
+}
 
-  // Pass 1: kernels per GPU, measured transfers.
+bool is_trace_file(const std::string& path) {
+  std::string_view p = path;
+  if (ends_with(p, ".zst")) p.remove_suffix(4);
+  return ends_with(p, ".xft") || ends_with(p, ".xftrace");
+}
+
+std::vector<std::string> find_traces(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && is_trace_file(e.path().string())) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<ReplayInput> load_replay_input(const std::string& path) {
+  std::unique_ptr<TempFile> plain;
+  if (ends_with(path, ".zst")) {
+    Result<std::unique_ptr<TempFile>> t = decompress(path);
+    if (!t.ok()) return t.error();
+    plain = std::move(*t);
+  }
+  Result<traces::TraceReader> reader = traces::TraceReader::open(plain ? plain->path : path);
+  if (!reader.ok()) {
+    std::string msg = reader.error().message;
+    if (plain && msg.rfind(plain->path, 0) == 0) msg = path + msg.substr(plain->path.size());
+    return make_error(msg);
+  }
+  traces::TraceReader& r = *reader;
+  const traces::Metadata& md = r.metadata();
+
+  // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
+  // integers before converting, a double holds them only to 256 ns.
+  bool have_origin = false;
+  uint64_t origin = 0;
+  auto rel = [&](const Event& e) {
+    if (!have_origin) origin = e.time_ns, have_origin = true;
+    return static_cast<double>(static_cast<int64_t>(e.time_ns - origin));
+  };
+
+  // Pass 1: producer kernels per GPU, measured transfers. A kernel begin
+  // without an end (proact's persistent polling agents) is not a producer.
   std::map<uint32_t, std::vector<KernelSpan>> kernels;
+  std::map<uint32_t, uint64_t> dest_masks;  // per source GPU, from transfer records
   std::vector<std::pair<double, double>> transfers;
   std::map<std::pair<uint32_t, uint32_t>, double> open_transfers;
   std::map<Mechanism, uint64_t> mechanism_votes;
   uint64_t measured_payload = 0;
   Status s = r.for_each([&](const Event& e) {
-    const double t = static_cast<double>(e.time_ns);
+    const double t = rel(e);
     switch (static_cast<EventKind>(e.kind)) {
-      case EventKind::kKernelBegin: kernels[e.gpu].push_back(KernelSpan{t, -1}); break;
+      case EventKind::kKernelBegin: kernels[e.gpu].push_back(KernelSpan{e.id, t, -1}); break;
       case EventKind::kKernelEnd: {
+        // Pairs with the latest open begin of the same kernel id.
         auto& v = kernels[e.gpu];
-        // Ends pair with the latest open begin (kernels of one GPU do not overlap).
         for (auto it = v.rbegin(); it != v.rend(); ++it) {
-          if (it->end_ns < 0 && it->begin_ns <= t) {
+          if (it->end_ns < 0 && it->id == e.id && it->begin_ns <= t) {
             it->end_ns = t;
             break;
           }
@@ -78,7 +215,20 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       }
       case EventKind::kTransferBegin:
         open_transfers[{e.gpu, e.id}] = t;
-        if (auto m = from_trace_mechanism(e.flags)) ++mechanism_votes[*m];
+        dest_masks[e.gpu] |= e.aux;
+        switch (static_cast<traces::TransferMechanism>(e.flags)) {
+          case traces::TransferMechanism::kMemcpy: ++mechanism_votes[Mechanism::kMemcpy]; break;
+          case traces::TransferMechanism::kInline: ++mechanism_votes[Mechanism::kInline]; break;
+          case traces::TransferMechanism::kPolling:
+          case traces::TransferMechanism::kPollingTma:
+            ++mechanism_votes[Mechanism::kPolling];
+            break;
+          case traces::TransferMechanism::kCdp: ++mechanism_votes[Mechanism::kCdp]; break;
+          case traces::TransferMechanism::kHardwareDma:
+            ++mechanism_votes[Mechanism::kHardware];
+            break;
+          default: break;
+        }
         measured_payload += e.value * static_cast<uint64_t>(std::popcount(e.aux));
         break;
       case EventKind::kTransferEnd: {
@@ -93,20 +243,33 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     }
   });
   if (!s.ok()) return make_error(s.error().message);
-  for (auto& [gpu, v] : kernels) {
+  for (auto it = kernels.begin(); it != kernels.end();) {
+    auto& v = it->second;
+    std::erase_if(v, [](const KernelSpan& k) { return k.end_ns < 0; });
     std::sort(v.begin(), v.end(),
               [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (v[i].end_ns < 0) {
-        return make_error(path + ": kernel " + std::to_string(i) + " on gpu " +
-                          std::to_string(gpu) + " has no end event");
-      }
+    it = v.empty() ? kernels.erase(it) : std::next(it);
+  }
+  if (kernels.empty()) return make_error(path + ": no kernel begin/end event pairs to replay");
+
+  Geometry geo;
+  Result<uint64_t> cb = parse_bytes_param(md, "chunk_size", path);
+  if (!cb.ok()) return cb.error();
+  geo.chunk_bytes = *cb;
+  if (auto v = md.parameter("trace_cta_sample"))
+    geo.cta_sample = std::max(1, std::atoi(v->c_str()));
+  if (auto v = md.parameter("step_regions")) {
+    for (size_t pos = 0; pos < v->size();) {
+      geo.step_regions.push_back(static_cast<uint32_t>(std::atoi(v->c_str() + pos)));
+      pos = v->find(',', pos);
+      if (pos == std::string::npos) break;
+      ++pos;
     }
   }
-  if (kernels.empty()) return make_error(path + ": no kernel begin/end events to replay");
 
   // Pass 2: chunks (CTA writes and counter zeros), keyed by GPU, kernel, chunk.
   std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc> chunks;
+  uint64_t cta_bytes = 0;  // bytes one CTA writes (largest seen), to estimate writers
   XF_RETURN_IF_ERROR(r.rewind());
   s = r.for_each([&](const Event& e) {
     const auto kind = static_cast<EventKind>(e.kind);
@@ -114,20 +277,17 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
         kind != EventKind::kCounterZero && kind != EventKind::kChunkWrite) {
       return;
     }
+    const bool cta = kind == EventKind::kCtaBegin || kind == EventKind::kCtaEnd;
+    if (cta && e.aux == traces::kNoId) return;
     auto kit = kernels.find(e.gpu);
     if (kit == kernels.end()) return;
-    const double t = static_cast<double>(e.time_ns);
+    const double t = rel(e);
     const int ki = kernel_index(kit->second, t);
     if (ki < 0) return;
-    const uint32_t chunk = kind == EventKind::kCounterZero ? e.id : e.aux;
-    if (kind != EventKind::kCounterZero && e.aux == traces::kNoId &&
-        kind != EventKind::kChunkWrite) {
-      return;
-    }
-    ChunkAcc& c = chunks[{e.gpu, ki, kind == EventKind::kChunkWrite ? e.id : chunk}];
+    ChunkAcc& c = chunks[{e.gpu, ki, cta ? e.aux : e.id}];
     switch (kind) {
       case EventKind::kCtaBegin: c.first_write_ns = std::min(c.first_write_ns, t); break;
-      case EventKind::kCtaEnd:
+      case EventKind::kCtaEnd: cta_bytes = std::max(cta_bytes, e.value); [[fallthrough]];
       case EventKind::kChunkWrite:
         c.last_end_ns = std::max(c.last_end_ns, t);
         c.first_write_ns = std::min(c.first_write_ns, t);
@@ -142,16 +302,21 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   if (!s.ok()) return make_error(s.error().message);
 
   ReplayInput in;
-  const std::string& p = path;
-  in.name = p.substr(p.find_last_of('/') + 1);
-  if (auto dot = in.name.rfind('.'); dot != std::string::npos && dot > 0) in.name.resize(dot);
+  const std::string stem =
+      std::filesystem::path(ends_with(path, ".zst") ? path.substr(0, path.size() - 4) : path)
+          .stem()
+          .string();
+  in.name = stem;
   in.num_gpus = 0;
   size_t iterations = 0;
   for (auto& [gpu, v] : kernels) {
     in.num_gpus = std::max(in.num_gpus, gpu + 1);
     iterations = std::max(iterations, v.size());
   }
-  in.num_gpus = std::max<uint32_t>(in.num_gpus, r.metadata().gpus.size());
+  in.num_gpus = std::max<uint32_t>(in.num_gpus, md.gpus.size());
+  if (auto g = md.parameter("gpus")) {
+    in.num_gpus = std::max<uint32_t>(in.num_gpus, std::max(0, std::atoi(g->c_str())));
+  }
   std::sort(transfers.begin(), transfers.end());
   double prev_end = -1, first_begin = -1, last_end = 0;
   for (size_t i = 0; i < iterations; ++i) {
@@ -168,26 +333,84 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     if (first_begin < 0) first_begin = start;
     prev_end = end;
     last_end = std::max(last_end, end);
+    const uint32_t region = i < geo.step_regions.size() ? geo.step_regions[i] : 0;
     for (auto& [gpu, v] : kernels) {
       if (i >= v.size()) continue;
+      const KernelSpan& ks = v[i];
       KernelInput k;
       k.gpu = gpu;
-      k.begin_ns = v[i].begin_ns - start;
-      k.duration_ns = v[i].end_ns - v[i].begin_ns;
-      for (auto ci = chunks.lower_bound({gpu, static_cast<int>(i), 0});
-           ci != chunks.end() && std::get<0>(ci->first) == gpu &&
-           std::get<1>(ci->first) == static_cast<int>(i);
-           ++ci) {
-        const ChunkAcc& c = ci->second;
-        if (c.writers == 0) continue;
-        const double ready = std::min(c.zero_ns >= 0 ? c.zero_ns : c.last_end_ns, v[i].end_ns);
-        const traces::ChunkInfo* info = r.metadata().find_chunk(std::get<2>(ci->first));
+      k.begin_ns = ks.begin_ns - start;
+      k.duration_ns = ks.end_ns - ks.begin_ns;
+      if (auto m = dest_masks.find(gpu); m != dest_masks.end()) k.dest_mask = m->second;
+      const auto lo = chunks.lower_bound({gpu, static_cast<int>(i), 0});
+      const auto hi = chunks.lower_bound({gpu, static_cast<int>(i) + 1, 0});
+      // Chunk ids of this kernel: the parameter range when known (every chunk,
+      // recorded or not), else those with records.
+      std::vector<uint32_t> ids;
+      if (auto range = chunk_range(md, region, gpu)) {
+        for (uint32_t c = range->first; c < range->second; ++c) ids.push_back(c);
+      } else {
+        for (auto ci = lo; ci != hi; ++ci) ids.push_back(std::get<2>(ci->first));
+      }
+      if (ids.empty()) {
+        it.kernels.push_back(std::move(k));
+        continue;
+      }
+      auto writers_of = [&](uint32_t id, const ChunkAcc* c) -> uint32_t {
+        if (const traces::ChunkInfo* info = md.find_chunk(id); info && info->writers > 0) {
+          return info->writers;
+        }
+        if (geo.chunk_bytes > 0 && cta_bytes > 0) {
+          return static_cast<uint32_t>(
+              std::max<uint64_t>(1, (geo.chunk_bytes + cta_bytes - 1) / cta_bytes));
+        }
+        return c ? std::max<uint32_t>(1, c->writers * geo.cta_sample) : 1;
+      };
+      // Ready anchors: counter zeros (recorded for every chunk), or chunks
+      // whose every writer was recorded; with sampling and no counters, the
+      // last recorded writer. First-write anchors: any recorded CTA begin.
+      Anchors ready, first;
+      for (int pass = 0; pass < 2 && ready.points.empty(); ++pass) {
+        for (auto ci = lo; ci != hi; ++ci) {
+          const ChunkAcc& c = ci->second;
+          const double id = std::get<2>(ci->first);
+          if (c.zero_ns >= 0) {
+            ready.points.emplace_back(id, c.zero_ns);
+          } else if (c.last_end_ns >= 0 &&
+                     (pass == 1 || c.writers >= writers_of(std::get<2>(ci->first), &c))) {
+            ready.points.emplace_back(id, c.last_end_ns);
+          }
+        }
+      }
+      for (auto ci = lo; ci != hi; ++ci) {
+        if (std::isfinite(ci->second.first_write_ns)) {
+          first.points.emplace_back(std::get<2>(ci->first), ci->second.first_write_ns);
+        }
+      }
+      if (ready.points.empty()) ready.points.emplace_back(0, ks.end_ns);
+      uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
+      for (auto ci = lo; ci != hi; ++ci)
+        store_bytes = std::max(store_bytes, ci->second.store_bytes);
+      for (uint32_t id : ids) {
+        auto ci = chunks.find({gpu, static_cast<int>(i), id});
+        const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
+        const traces::ChunkInfo* info = md.find_chunk(id);
         ChunkInput ch;
-        ch.first_write_ns = std::max(0.0, c.first_write_ns - v[i].begin_ns);
-        ch.ready_ns = std::max(ch.first_write_ns, ready - v[i].begin_ns);
-        ch.size_bytes = info && info->size_bytes > 0 ? info->size_bytes : c.bytes;
-        ch.writers = c.writers;
-        ch.store_bytes = c.store_bytes > 0 ? c.store_bytes : 4;
+        const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);
+        const double fw = c && std::isfinite(c->first_write_ns) ? c->first_write_ns
+                          : first.points.empty()                ? rd
+                                                                : first.value_at(id);
+        ch.ready_ns = std::clamp(rd, ks.begin_ns, ks.end_ns) - ks.begin_ns;
+        ch.first_write_ns = std::clamp(fw - ks.begin_ns, 0.0, ch.ready_ns);
+        ch.size_bytes = info && info->size_bytes > 0 ? info->size_bytes
+                        : geo.chunk_bytes > 0        ? geo.chunk_bytes
+                        : c                          ? c->bytes
+                                                     : 0;
+        if (ch.size_bytes == 0) continue;
+        ch.writers = writers_of(id, c);
+        ch.store_bytes = c && c->store_bytes > 0 ? c->store_bytes
+                         : store_bytes > 0       ? store_bytes
+                                                 : 4;
         if (info && info->destinations != 0) k.dest_mask = info->destinations;
         k.chunks.push_back(ch);
       }
@@ -197,12 +420,26 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     }
     in.iterations.push_back(std::move(it));
   }
-  if (!mechanism_votes.empty()) {
-    Measured m;
-    m.mechanism =
+
+  // Measured mechanism: the run parameter names it (also when no transfer
+  // is recorded: inline, none); else the transfer records vote.
+  std::optional<MeasuredMechanism> mm;
+  std::string trace_mech;
+  if (auto p = md.parameter("mechanism")) {
+    mm = mechanism_from_trace_name(*p);
+    trace_mech = *p;
+  } else if (!mechanism_votes.empty()) {
+    Mechanism v =
         std::max_element(mechanism_votes.begin(), mechanism_votes.end(), [](auto& a, auto& b) {
           return a.second < b.second;
         })->first;
+    mm = MeasuredMechanism{v, false};
+    trace_mech = mechanism_name(v);
+  }
+  if (mm) {
+    Measured m;
+    m.mechanism = mm->mechanism;
+    m.trace_mechanism = trace_mech;
     m.end_to_end_ns = last_end - first_begin;
     double busy = 0, a0 = 0, b0 = -1;
     for (auto [a, b] : transfers) {
@@ -216,10 +453,15 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     if (b0 > a0) busy += b0 - a0;
     m.transfer_busy_ns = busy;
     m.payload_bytes = measured_payload;
+    if (auto h = md.parameter("traced_run_time")) {
+      Result<double> v = parse_quantity(*h, Unit::kTimeNs);
+      if (!v.ok()) return make_error(path + ": parameter traced_run_time: " + v.error().message);
+      m.host_time_ns = *v;
+    }
     in.measured = m;
   }
-  if (auto pl = r.metadata().parameter("platform")) in.platform_hint = *pl;
-  if (auto ko = r.metadata().parameter("kernel_only_time")) {
+  if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
+  if (auto ko = md.parameter("kernel_only_time")) {
     Result<double> v = parse_quantity(*ko, Unit::kTimeNs);
     if (!v.ok()) return make_error(path + ": parameter kernel_only_time: " + v.error().message);
     in.kernel_only_ns = *v;

@@ -3,19 +3,18 @@
 # it needs and the run scripts, into dist/ (git-ignored), ready to copy to a
 # GPU machine that has no Bazel. Usage: tools/gpu_bundle.sh [OUT_DIR] [bazel build flags...]
 # On the GPU machine, run from the repository root: dist/bin/<program> ...
-# (see docs/gpu.md).
+# (see docs/gpu.md). BUNDLE_PACKAGES (default //native/...) narrows what is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-dist}
 shift || true
 tools/setup.sh >/dev/null
 
-mapfile -t targets < <(bazel query --noshow_progress 'kind("cc_binary", //native/...)' 2>/dev/null)
+mapfile -t targets < <(bazel query --noshow_progress "kind(\"cc_binary\", ${BUNDLE_PACKAGES:-//native/...})" 2>/dev/null)
 [ ${#targets[@]} -gt 0 ] || { echo "gpu_bundle: no native binaries found" >&2; exit 1; }
 bazel build --noshow_progress "$@" "${targets[@]}"
 bin_dir=$(bazel info "$@" bazel-bin 2>/dev/null)
 
-rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 for t in "${targets[@]}"; do
   rel=${t#//}; rel=${rel/://}

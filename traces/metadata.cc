@@ -119,6 +119,33 @@ Json named_ids_json(const std::vector<NamedId>& table) {
   return a;
 }
 
+// nesting_depth: deepest [/{ nesting outside strings. JSON libraries copy,
+// compare and print values recursively, so depth is bounded before parsing.
+size_t nesting_depth(std::string_view text) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+constexpr size_t kMaxNestingDepth = 64;
+
 }  // namespace
 
 int64_t ClockDomain::to_base_ns(uint64_t t) const {
@@ -276,6 +303,9 @@ std::string Metadata::to_json() const {
 
 Result<Metadata> Metadata::from_json(std::string_view text, std::string_view source) {
   Reader r(source);
+  if (nesting_depth(text) > kMaxNestingDepth) {
+    return r.fail("", "nested deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+  }
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return r.fail("", "not valid JSON");
   if (!j.is_object()) return r.fail("", "expected a JSON object");

@@ -76,6 +76,12 @@ TEST(Metadata, ErrorsNameFileAndField) {
             "f.xft: metadata gpus[0].id: out of range");
   EXPECT_EQ(err(R"({"format":{"major":1},"chunks":[{"id":1},{"id":1}]})"),
             "f.xft: metadata chunks: id 1 appears twice");
+  // Deep nesting is refused before parsing (JSON values are copied recursively).
+  EXPECT_EQ(err(R"({"format":{"major":1},"x":)" + std::string(100000, '[')),
+            "f.xft: metadata: nested deeper than 64 levels");
+  EXPECT_EQ(
+      err(R"({"format":{"major":1},"x":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})"),
+      "ok");
   EXPECT_EQ(err(R"({"format":{"major":1},"clocks":[{"drift_ppb":"x"}]})"),
             "f.xft: metadata clocks[0].drift_ppb: expected a number");
 }

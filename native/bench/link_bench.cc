@@ -375,5 +375,6 @@ int main_impl(int argc, char** argv) {
 }  // namespace xferlab::native::bench
 
 int main(int argc, char** argv) {
+  xferlab::native::use_eager_module_loading();  // before any CUDA call.
   return xferlab::native::bench::main_impl(argc, argv);
 }

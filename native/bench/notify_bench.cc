@@ -30,6 +30,29 @@ namespace {
 
 constexpr const char* kProgram = "notify_bench";
 
+// OffsetCorrection: shift (ns) to subtract from GPU->CPU and add to CPU->GPU
+// one-way samples taken through the clock fit, and the half width of the
+// interval the true shift lies in.
+struct OffsetCorrection {
+  double shift_ns = 0;
+  double uncertainty_ns = 0;
+};
+
+// causal_offset_correction: the fit's offset error e satisfies |e| <= the fit
+// uncertainty, and causality: true g2c = g2c' - e >= 0 and c2g = c2g' + e >= 0
+// for every round, i.e. -min(c2g') <= e <= min(g2c'). Takes the middle of the
+// intersection (or of the causal interval if jitter makes them disjoint).
+OffsetCorrection causal_offset_correction(const std::vector<double>& g2c,
+                                          const std::vector<double>& c2g, double fit_unc_ns) {
+  if (g2c.empty() || c2g.empty()) return {0, fit_unc_ns};
+  const double causal_lo = -*std::min_element(c2g.begin(), c2g.end());
+  const double causal_hi = *std::min_element(g2c.begin(), g2c.end());
+  double lo = std::max(causal_lo, -fit_unc_ns), hi = std::min(causal_hi, fit_unc_ns);
+  if (lo > hi) lo = causal_lo, hi = causal_hi;
+  if (lo > hi) return {(lo + hi) / 2, (lo - hi) / 2};
+  return {(lo + hi) / 2, (hi - lo) / 2};
+}
+
 class NotifyBench {
  public:
   NotifyBench(const FlagSet& flags, TraceRecorder& rec, int device)
@@ -148,17 +171,32 @@ class NotifyBench {
     return Status::Ok();
   }
 
+  // finish_one_way: flag latencies that do not depend on the GPU-host clock
+  // offset come first: per round, the GPU round trip minus the CPU's own
+  // turnaround is exactly g2c + c2g (each part on one clock), reported as
+  // flag_one_way_half_rtt. The split into g2c and c2g needs the offset; the
+  // clock fit alone (uncertainty ~1 us on PCIe) can make one of them
+  // negative, so the offset is also bounded by causality (every g2c and c2g
+  // >= 0) and taken at the middle of the interval allowed by both; the row's
+  // clock_uncertainty_ns is that interval's half width.
   Status finish_one_way() {
     auto fit = fit_clock_sync(clock_samples_);
     if (!fit.ok()) return fit.error();
     for (const auto& p : pending_one_way_) {
-      std::vector<double> g2c, c2g;
+      std::vector<double> half_rtt, g2c, c2g;
       for (size_t i = 0; i < p.gpu_set.size(); ++i) {
+        const double sum = double(p.gpu_seen[i] - p.gpu_set[i]) -
+                           double(int64_t(p.host_set[i]) - int64_t(p.host_seen[i]));
+        half_rtt.push_back(sum / 2);
         g2c.push_back(double(int64_t(p.host_seen[i]) - fit->device_to_host_ns(p.gpu_set[i])));
         c2g.push_back(double(fit->device_to_host_ns(p.gpu_seen[i]) - int64_t(p.host_set[i])));
       }
-      add("flag_gpu_to_cpu_one_way", p.variant, g2c, fit->uncertainty_ns);
-      add("flag_cpu_to_gpu_one_way", p.variant, c2g, fit->uncertainty_ns);
+      add("flag_one_way_half_rtt", p.variant, half_rtt);
+      const OffsetCorrection corr = causal_offset_correction(g2c, c2g, fit->uncertainty_ns);
+      for (double& v : g2c) v = std::max(0.0, v - corr.shift_ns);
+      for (double& v : c2g) v = std::max(0.0, v + corr.shift_ns);
+      add("flag_gpu_to_cpu_one_way", p.variant, g2c, corr.uncertainty_ns);
+      add("flag_cpu_to_gpu_one_way", p.variant, c2g, corr.uncertainty_ns);
     }
     for (const auto& l : pending_launch_) {
       std::vector<double> ns;
@@ -391,5 +429,6 @@ int main_impl(int argc, char** argv) {
 }  // namespace xferlab::native::bench
 
 int main(int argc, char** argv) {
+  xferlab::native::use_eager_module_loading();  // before any CUDA call.
   return xferlab::native::bench::main_impl(argc, argv);
 }

@@ -32,6 +32,10 @@ export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
 read -r -a mpi_args <<<"${MPI_ARGS:---mca btl_vader_single_copy_mechanism none}"
 # NVLink multicast stays off on the shared machines.
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+# Spin latches hold a stream while kernels are enqueued behind them: with lazy
+# module loading the first launch of a kernel blocks until the latch times
+# out. The programs set this themselves too (use_eager_module_loading).
+export CUDA_MODULE_LOADING=EAGER
 
 for b in link_bench notify_bench interference_bench trace_overhead; do
   if [ ! -x "$bin/$b" ]; then
@@ -51,7 +55,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   interf_args=(--reps=5 --warmup=5 '--sizes=4KiB,1MiB,16MiB')
   overhead_args=(--reps=5 --warmup=1)
 else
-  link_args=(--reps=7 --warmup=2 --footprint=256MiB)
+  link_args=(--reps=5 --warmup=1 --footprint=256MiB)
   notify_args=(--reps=1000 --warmup=50)
   interf_args=(--reps=20 --warmup=5)
   overhead_args=(--reps=20 --warmup=3)
@@ -82,7 +86,7 @@ run() {
   shift 2
   echo "run_all: $name ..." >&2
   local t0=$SECONDS
-  timeout --kill-after=10 "$limit" "$@" >"$out/$name.out" 2>"$out/$name.log"
+  timeout --kill-after=5 "$limit" "$@" >"$out/$name.out" 2>"$out/$name.log"
   local rc=$?
   echo "[$rc, $((SECONDS - t0)) s] $*" >>"$prov"
   if [ $rc -ne 0 ]; then
@@ -92,11 +96,13 @@ run() {
   fi
 }
 
-run link_bench 120 "$bin/link_bench" --out="$out" "${link_args[@]}"
-run notify_bench 45 "$bin/notify_bench" --out="$out" "${notify_args[@]}"
-run trace_overhead 30 "$bin/trace_overhead" --out="$out" "${overhead_args[@]}"
-run interference_bench 60 mpirun --allow-run-as-root -np 2 "${mpi_args[@]}" \
-  -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST \
+# Limits add up to 220 s (+5 s kill grace each): the set stays under 4 minutes.
+run link_bench 100 "$bin/link_bench" --out="$out" "${link_args[@]}"
+run notify_bench 40 "$bin/notify_bench" --out="$out" "${notify_args[@]}"
+run trace_overhead 25 "$bin/trace_overhead" --out="$out" "${overhead_args[@]}"
+run interference_bench 55 mpirun --allow-run-as-root -np 2 "${mpi_args[@]}" \
+  -x LD_LIBRARY_PATH -x CUDA_MODULE_LOADING \
+  -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST \
   "$bin/interference_bench" --out="$out" "${interf_args[@]}"
 
 # Short summary: selected columns of each CSV.

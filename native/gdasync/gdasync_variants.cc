@@ -7,8 +7,8 @@
 
 #include "native/gdasync/ki_kernel.h"
 #include "native/gdasync/nic_proxy.h"
-#include "native/gdasync/stream_memops.h"
 #include "native/mpi_check.h"
+#include "native/stream_memops.h"
 
 namespace xferlab::gdasync {
 namespace {
@@ -20,6 +20,19 @@ using xferlab::halo::PinnedArray;
 using xferlab::halo::Region;
 using xferlab::halo::Variant;
 using xferlab::halo::VariantRunner;
+
+// memops: the stream memory operations, loaded once; a driver without them
+// ends the job with the loader's one-line report.
+const xferlab::native::StreamMemOps& memops(const HaloContext& c) {
+  static const auto ops = xferlab::native::load_stream_memops();
+  if (!ops.ok()) c.fail(ops.error().message);
+  return *ops;
+}
+
+// check: a failed stream memory operation ends the job (no rank left hanging).
+void check(const HaloContext& c, const Status& st) {
+  if (!st.ok()) c.fail(st.error().message);
+}
 
 uint32_t total_iterations(const HaloContext& c) {
   return static_cast<uint32_t>(c.options.warmup_iterations + c.options.iterations);
@@ -92,8 +105,9 @@ class ProxyDriven : public VariantRunner {
   // Stream waits for sends of iteration t - 2 (same send buffer parity).
   void wait_send_buffer(uint32_t t) {
     if (t >= 2)
-      StreamMemOps::load().wait_geq(
-          c_.stream_compute, c_.flag_device(FlagArray::kRecvAll, NicProxy::kSendAllIndex), t - 1);
+      check(c_, memops(c_).wait_geq32(c_.stream_compute,
+                                      c_.flag_device(FlagArray::kRecvAll, NicProxy::kSendAllIndex),
+                                      t - 1));
   }
 
   HaloContext& c_;
@@ -109,16 +123,16 @@ class StreamAsync : public ProxyDriven {
  public:
   explicit StreamAsync(HaloContext& c) : ProxyDriven(c) {}
   void iteration(uint32_t t) override {
-    const StreamMemOps& ops = StreamMemOps::load();
+    const xferlab::native::StreamMemOps& ops = memops(c_);
     c_.phase_begin(Phase::kTotal);
     c_.phase_begin(Phase::kPostSend);  // all of it is enqueueing (CPU cost).
     wait_send_buffer(t);
     c_.compute(t, Region::kBoundary);
     launch_pack_fused(c_.send_table, c_.layout, c_.field(t), send_device(t), c_.stream_compute);
-    ops.write_values(c_.stream_compute, doorbells_.data(), c_.num_messages(), t + 1);
+    check(c_, ops.write32_batch(c_.stream_compute, doorbells_.data(), c_.num_messages(), t + 1));
     c_.compute(t, Region::kInterior);
-    ops.wait_geq(c_.stream_compute, c_.flag_device(FlagArray::kRecvAll, NicProxy::kRecvAllIndex),
-                 t + 1);
+    check(c_, ops.wait_geq32(c_.stream_compute,
+                             c_.flag_device(FlagArray::kRecvAll, NicProxy::kRecvAllIndex), t + 1));
     launch_unpack_fused(c_.recv_table, c_.layout, c_.recv_buffer[t % 2].device(), c_.field(t),
                         c_.stream_compute);
     c_.verify(t, c_.stream_compute);
@@ -134,15 +148,10 @@ class KernelInitiated : public ProxyDriven {
   explicit KernelInitiated(HaloContext& c) : ProxyDriven(c) {
     XF_CUDA_CHECK(cudaMalloc(&d_ticket_, sizeof(unsigned int)));
     XF_CUDA_CHECK(cudaMemset(d_ticket_, 0, sizeof(unsigned int)));
-    XF_CUDA_CHECK(cudaMalloc(&d_ready_, xferlab::halo::kFlagsPerArray * sizeof(uint32_t)));
-    XF_CUDA_CHECK(cudaMemset(d_ready_, 0, xferlab::halo::kFlagsPerArray * sizeof(uint32_t)));
     unpackers_ = c.num_messages();
     senders_ = ki_default_senders(c.num_messages(), unpackers_);
   }
-  ~KernelInitiated() override {
-    cudaFree(d_ticket_);
-    cudaFree(d_ready_);
-  }
+  ~KernelInitiated() override { cudaFree(d_ticket_); }
   void iteration(uint32_t t) override {
     c_.phase_begin(Phase::kTotal);
     c_.phase_begin(Phase::kPostSend);
@@ -160,7 +169,7 @@ class KernelInitiated : public ProxyDriven {
     a.recv_buffer = c_.recv_buffer[t % 2].device();
     a.doorbell = c_.flag_device(FlagArray::kDoorbell, 0);
     a.recv_complete = c_.flag_device(FlagArray::kRecvComplete, 0);
-    a.device_ready = d_ready_;
+    a.device_ready = c_.d_device_ready;
     a.ticket = d_ticket_;
     a.iteration = t;
     a.senders = senders_;
@@ -177,7 +186,6 @@ class KernelInitiated : public ProxyDriven {
 
  private:
   unsigned int* d_ticket_ = nullptr;
-  uint32_t* d_ready_ = nullptr;
   int senders_ = 0, unpackers_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/table.h"
+#include "native/cuda_check.h"
 #include "native/flags.h"
 #include "native/halo/halo_context.h"
 #include "native/mpi_check.h"
@@ -106,6 +107,7 @@ void add_trace_tables(traces::Metadata& md, const HaloContext& c) {
 
 int halo_main(int argc, char** argv, const std::string& program,
               const std::vector<Variant>& extra) {
+  xferlab::native::use_eager_module_loading();  // persistent kernels wait on the host.
   std::vector<Variant> variants = builtin_variants();
   variants.insert(variants.end(), extra.begin(), extra.end());
   std::vector<std::string> names;
@@ -240,6 +242,7 @@ int halo_main(int argc, char** argv, const std::string& program,
   uint32_t t = 0;
   for (int i = 0; i < opt.warmup_iterations; ++i) runner->iteration(t++);
   runner->drain();
+  ctx.collect_verify_times();
   ctx.check_fault();
   ctx.check_verification();
   XF_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
@@ -254,6 +257,7 @@ int halo_main(int argc, char** argv, const std::string& program,
   ctx.phase_end(Phase::kTotal);
   const double wall_ns = static_cast<double>(xferlab::native::host_steady_ns() - start);
   ctx.timing = false;
+  ctx.collect_verify_times();
   ctx.check_fault();
   ctx.check_verification();
 

@@ -23,6 +23,7 @@ const char* phase_name(Phase phase) {
     case Phase::kCompute: return "compute";
     case Phase::kTotal: return "total";
     case Phase::kCpuIdle: return "cpu_idle";
+    case Phase::kVerify: return "verify";
     case Phase::kNumPhases: break;
   }
   return "?";
@@ -41,7 +42,7 @@ HaloContext::HaloContext(const Decomposition& d, int rank_, int device_, RunOpti
       recv_table(make_table(messages, false)),
       send_buffer(d.buffer_doubles()),
       recv_buffer{PinnedArray<double>(d.buffer_doubles()), PinnedArray<double>(d.buffer_doubles())},
-      flags(static_cast<size_t>(FlagArray::kNumArrays) * kFlagsPerArray),
+      flags(static_cast<size_t>(FlagArray::kNumArrays) * kFlagsPerArray * kFlagStrideWords),
       fault(1),
       recv_req(messages.size(), MPI_REQUEST_NULL),
       send_req(messages.size(), MPI_REQUEST_NULL),
@@ -56,11 +57,27 @@ HaloContext::HaloContext(const Decomposition& d, int rank_, int device_, RunOpti
   XF_CUDA_CHECK(cudaMemset(d_verify, 0, sizeof(VerifyReport)));
   XF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_compute, cudaStreamNonBlocking));
   XF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_unpack, cudaStreamNonBlocking));
+  XF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_verify, cudaStreamNonBlocking));
+  XF_CUDA_CHECK(cudaMalloc(&d_device_ready, kFlagsPerArray * kFlagStrideWords * sizeof(uint32_t)));
+  XF_CUDA_CHECK(
+      cudaMemset(d_device_ready, 0, kFlagsPerArray * kFlagStrideWords * sizeof(uint32_t)));
+  for (VerifySlot& slot : verify_slots_) {
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&slot.unpacked, cudaEventDisableTiming));
+    XF_CUDA_CHECK(cudaEventCreate(&slot.begin));
+    XF_CUDA_CHECK(cudaEventCreate(&slot.end));
+  }
 }
 
 HaloContext::~HaloContext() {
   cudaStreamDestroy(stream_compute);
   cudaStreamDestroy(stream_unpack);
+  cudaStreamDestroy(stream_verify);
+  for (VerifySlot& slot : verify_slots_) {
+    cudaEventDestroy(slot.unpacked);
+    cudaEventDestroy(slot.begin);
+    cudaEventDestroy(slot.end);
+  }
+  cudaFree(d_device_ready);
   for (double* f : d_field_) cudaFree(f);
   cudaFree(d_result);
   cudaFree(d_verify);
@@ -70,6 +87,7 @@ NotifyArgs HaloContext::notify_args(uint32_t t) const {
   NotifyArgs a{};
   a.send_ready = flag_device(FlagArray::kSendReady, 0);
   a.unpack_ready = flag_device(FlagArray::kUnpackReady, 0);
+  a.device_ready = d_device_ready;
   a.epoch = t + 1;
   // The GPU gives up a little after the CPU, so the CPU's report (which names
   // the MPI side) comes first when the CPU is the one waiting.
@@ -98,12 +116,44 @@ void HaloContext::post_send(int m, const double* send_base) {
 }
 
 void HaloContext::compute(uint32_t t, Region region, cudaStream_t stream) {
-  launch_compute(layout, origin, region, field(t + 1), d_result, field(t), t,
-                 stream != nullptr ? stream : stream_compute);
+  if (stream == nullptr) stream = stream_compute;
+  guard_ghosts(t, stream);
+  launch_compute(layout, origin, region, field(t + 1), d_result, field(t), t, stream);
 }
 
-void HaloContext::verify(uint32_t t, cudaStream_t stream) {
-  if (options.verify) launch_verify(recv_table, layout, origin, field(t), t, d_verify, stream);
+void HaloContext::verify(uint32_t t, cudaStream_t after) {
+  if (!options.verify) return;
+  VerifySlot& slot = verify_slots_[t % kVerifySlots];
+  collect_slot(slot);  // 8 exchanges old: finished long ago.
+  XF_CUDA_CHECK(cudaEventRecord(slot.unpacked, after));
+  XF_CUDA_CHECK(cudaStreamWaitEvent(stream_verify, slot.unpacked, 0));
+  XF_CUDA_CHECK(cudaEventRecord(slot.begin, stream_verify));
+  launch_verify(recv_table, layout, origin, field(t), t, d_verify, stream_verify);
+  XF_CUDA_CHECK(cudaEventRecord(slot.end, stream_verify));
+  slot.pending = true;
+  slot.timed = timing;
+  if (timing) used_[static_cast<int>(Phase::kVerify)] = true;
+}
+
+void HaloContext::guard_ghosts(uint32_t t, cudaStream_t stream) {
+  if (!options.verify || t < 2) return;
+  const VerifySlot& slot = verify_slots_[(t - 2) % kVerifySlots];
+  if (slot.pending) XF_CUDA_CHECK(cudaStreamWaitEvent(stream, slot.end, 0));
+}
+
+void HaloContext::collect_slot(VerifySlot& slot) {
+  if (!slot.pending) return;
+  XF_CUDA_CHECK(cudaEventSynchronize(slot.end));
+  if (slot.timed) {
+    float ms = 0;
+    XF_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.begin, slot.end));
+    phase_ns_[static_cast<int>(Phase::kVerify)] += static_cast<uint64_t>(ms * 1e6);
+  }
+  slot.pending = false;
+}
+
+void HaloContext::collect_verify_times() {
+  for (VerifySlot& slot : verify_slots_) collect_slot(slot);
 }
 
 void HaloContext::phase_begin(Phase phase) {

@@ -33,6 +33,7 @@ enum class Phase : int {
   kCompute,
   kTotal,
   kCpuIdle,
+  kVerify,  ///< GPU time of the ghost check (own stream, outside every other phase).
   kNumPhases,
 };
 inline constexpr int kNumPhases = static_cast<int>(Phase::kNumPhases);
@@ -98,18 +99,20 @@ class HaloContext {
   cudaStream_t stream_compute =
       nullptr;  ///< compute, pack (and everything for single-stream variants).
   cudaStream_t stream_unpack = nullptr;  ///< unpack kernels of the stream approach.
+  cudaStream_t stream_verify = nullptr;  ///< ghost checks, off the exchange's critical path.
+  uint32_t* d_device_ready = nullptr;    ///< device memory, FlagArray::kDeviceReady flags.
 
   // Pinned message buffers (device addresses through .device()): send, and
   // receive double-buffered by iteration parity (see docs/halo.md, hazards).
   PinnedArray<double> send_buffer;
   PinnedArray<double> recv_buffer[2];
-  PinnedArray<uint32_t> flags;  ///< FlagArray x kFlagsPerArray.
+  PinnedArray<uint32_t> flags;  ///< FlagArray x kFlagsPerArray, kFlagStrideWords apart.
   PinnedArray<DeviceFault> fault;
   uint32_t& flag(FlagArray array, int message) const {
-    return flags[static_cast<size_t>(array) * kFlagsPerArray + message];
+    return *flag_device_or_host(array, message, false);
   }
   uint32_t* flag_device(FlagArray array, int message) const {
-    return flags.device() + static_cast<size_t>(array) * kFlagsPerArray + message;
+    return flag_device_or_host(array, message, true);
   }
   NotifyArgs notify_args(uint32_t t) const;
 
@@ -119,9 +122,19 @@ class HaloContext {
   void post_send(int m, const double* send_base);  ///< MPI_Isend of message m (traced).
 
   // compute: the application iteration t (whole block) on stream_compute.
+  // Also orders `stream` after the ghost check of exchange t - 2 (guard_ghosts).
   void compute(uint32_t t, Region region = Region::kAll, cudaStream_t stream = nullptr);
-  // verify: enqueues the ghost check of exchange t on `stream` (if enabled).
-  void verify(uint32_t t, cudaStream_t stream);
+  // verify: checks the ghosts of exchange t (if enabled) once `after` has
+  // finished unpacking them, on stream_verify: every exchange is verified, but
+  // neither the check nor waiting for it is part of the exchange's phases; its
+  // GPU time is reported as Phase::kVerify.
+  void verify(uint32_t t, cudaStream_t after);
+  // guard_ghosts: `stream` must not overwrite the ghosts of field(t) (exchange
+  // t unpacks) before the check of exchange t - 2, which read them, is done.
+  void guard_ghosts(uint32_t t, cudaStream_t stream);
+  // collect_verify_times: adds the GPU time of finished checks to kVerify
+  // (blocking on the unfinished ones: call after drain()).
+  void collect_verify_times();
 
   // Timers: phases accumulate only while timing is on (after warm-up).
   bool timing = false;
@@ -158,6 +171,22 @@ class HaloContext {
   void wait_stream(cudaStream_t stream, const char* what);
 
  private:
+  uint32_t* flag_device_or_host(FlagArray array, int message, bool device) const {
+    return flag_slot((device ? flags.device() : flags.host()) +
+                         static_cast<size_t>(array) * kFlagsPerArray * kFlagStrideWords,
+                     static_cast<uint32_t>(message));
+  }
+  // One slot per exchange parity and then some: a slot is reused 8 exchanges
+  // later, long after its check finished, so reusing it never blocks.
+  static constexpr int kVerifySlots = 8;
+  struct VerifySlot {
+    cudaEvent_t unpacked = nullptr;  ///< on the unpacking stream.
+    cudaEvent_t begin = nullptr, end = nullptr;
+    bool pending = false;  ///< launched, time not collected yet.
+    bool timed = false;    ///< launched while timing was on.
+  };
+  void collect_slot(VerifySlot& slot);
+  std::array<VerifySlot, kVerifySlots> verify_slots_{};
   double* d_field_[2] = {nullptr, nullptr};
   std::array<uint64_t, kNumPhases> phase_ns_{};
   std::array<uint64_t, kNumPhases> phase_start_{};

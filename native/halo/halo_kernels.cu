@@ -13,7 +13,7 @@ namespace {
 namespace cg = cooperative_groups;
 using xferlab::native::DeviceTrace;
 
-constexpr int kThreads = 256;  // per CTA for every kernel here.
+constexpr int kThreads = 256;  // per CTA, except the notify kernels (kNotifyThreads).
 
 __global__ void compute_kernel(FieldLayout layout, RankOrigin origin, Region region,
                                const double* __restrict__ in, double* __restrict__ result,
@@ -26,39 +26,75 @@ __global__ void compute_kernel(FieldLayout layout, RankOrigin origin, Region reg
   }
 }
 
+// Fused kernels: blockIdx.y = message, blockIdx.x = share of it.
 __global__ void pack_fused_kernel(MessageTable send, FieldLayout layout, const double* field,
                                   double* buffer) {
-  pack_range(send.msg[blockIdx.x], layout, field, buffer, threadIdx.x, blockDim.x);
+  pack_range(send.msg[blockIdx.y], layout, field, buffer, blockIdx.x * blockDim.x + threadIdx.x,
+             gridDim.x * blockDim.x);
 }
 
 __global__ void unpack_fused_kernel(MessageTable recv, FieldLayout layout, const double* buffer,
                                     double* field) {
-  unpack_range(recv.msg[blockIdx.x], layout, buffer, field, threadIdx.x, blockDim.x);
+  unpack_range(recv.msg[blockIdx.y], layout, buffer, field, blockIdx.x * blockDim.x + threadIdx.x,
+               gridDim.x * blockDim.x);
 }
 
-__global__ void pack_notify_kernel(MessageTable send, FieldLayout layout, const double* field,
-                                   double* buffer, NotifyArgs a) {
+__global__ void __launch_bounds__(kNotifyThreads)
+    pack_notify_kernel(MessageTable send, FieldLayout layout, const double* field, double* buffer,
+                       NotifyArgs a) {
   const int m = blockIdx.x;
   xferlab::native::cta_begin(a.trace, m, send.msg[m].doubles * 8);
   pack_range(send.msg[m], layout, field, buffer, threadIdx.x, blockDim.x);
-  publish_flag(&a.send_ready[m], a.epoch, FlagArray::kSendReady, m, a.trace);
+  publish_flag(flag_slot(a.send_ready, m), a.epoch, FlagArray::kSendReady, m, a.trace);
   xferlab::native::cta_end(a.trace, m, send.msg[m].doubles * 8);
 }
 
-__global__ void unpack_notify_kernel(MessageTable recv, FieldLayout layout, const double* buffer,
-                                     double* field, NotifyArgs a) {
+__global__ void __launch_bounds__(kNotifyThreads)
+    unpack_notify_kernel(MessageTable recv, FieldLayout layout, const double* buffer, double* field,
+                         NotifyArgs a) {
   const int m = blockIdx.x;
-  if (!wait_flag_geq(&a.unpack_ready[m], a.epoch, FlagArray::kUnpackReady, m, a.timeout_ns, a.fault,
-                     a.trace))
+  if (!wait_flag_geq(flag_slot(a.unpack_ready, m), a.epoch, FlagArray::kUnpackReady, m,
+                     a.timeout_ns, a.fault, a.trace))
     return;
   xferlab::native::cta_begin(a.trace, m, recv.msg[m].doubles * 8);
   unpack_range(recv.msg[m], layout, buffer, field, threadIdx.x, blockDim.x);
   xferlab::native::cta_end(a.trace, m, recv.msg[m].doubles * 8);
 }
 
+// forward_long_flags: one thread polls the host unpack_ready flags of every
+// long message (in arrival order, not message order) and forwards each to
+// its device_ready flag. Every CTA polling host memory itself (132 PCIe
+// readers on the same flags) made the stacked exchange 10x slower.
+__device__ void forward_long_flags(const MessageTable& recv, int64_t long_doubles,
+                                   const NotifyArgs& a) {
+  uint32_t pending = 0;  // bit m: long message m not forwarded yet (kMaxMessages <= 32).
+  for (int m = 0; m < recv.count; ++m)
+    if (recv.msg[m].doubles >= long_doubles) pending |= 1u << m;
+  const uint64_t start = xferlab::native::globaltimer_ns();
+  uint32_t polls = 0;
+  while (pending != 0) {
+    for (uint32_t left = pending; left != 0; left &= left - 1) {
+      const int m = __ffs(static_cast<int>(left)) - 1;
+      const uint32_t seen = load_acquire_sys(flag_slot(a.unpack_ready, m));
+      if (seen >= a.epoch) {
+        xferlab::native::record_flag_observed(
+            a.trace, static_cast<uint32_t>(FlagArray::kUnpackReady) * kFlagsPerArray + m, seen, m,
+            static_cast<uint16_t>(blockIdx.x));
+        store_release_gpu(flag_slot(a.device_ready, m), a.epoch);
+        pending &= ~(1u << m);
+      } else if ((++polls & 1023u) == 0 &&
+                 should_give_up(start, a.timeout_ns, a.fault, FlagArray::kUnpackReady, m, a.epoch,
+                                seen)) {
+        return;  // the waiting CTAs see the fault and stop.
+      }
+    }
+  }
+}
+
 __global__ void stacked_kernel(MessageTable send, MessageTable recv, FieldLayout layout,
                                double* field, double* send_buffer, const double* recv_buffer,
                                int64_t long_doubles, NotifyArgs a) {
+  static_assert(kMaxMessages <= 32, "forward_long_flags keeps a 32-bit pending mask");
   cg::grid_group grid = cg::this_grid();
   const int64_t gthread = blockIdx.x * int64_t{blockDim.x} + threadIdx.x;
   const int64_t gstride = int64_t{gridDim.x} * blockDim.x;
@@ -69,7 +105,7 @@ __global__ void stacked_kernel(MessageTable send, MessageTable recv, FieldLayout
     if (send.msg[m].doubles >= long_doubles) continue;
     if (s++ % gridDim.x != blockIdx.x) continue;
     pack_range(send.msg[m], layout, field, send_buffer, threadIdx.x, blockDim.x);
-    publish_flag(&a.send_ready[m], a.epoch, FlagArray::kSendReady, m, a.trace);
+    publish_flag(flag_slot(a.send_ready, m), a.epoch, FlagArray::kSendReady, m, a.trace);
   }
   // 2. Long messages by the whole grid; one grid sync covers all of them.
   bool any_long = false;
@@ -84,25 +120,28 @@ __global__ void stacked_kernel(MessageTable send, MessageTable recv, FieldLayout
     if (blockIdx.x == 0) {
       for (int m = 0; m < send.count; ++m)
         if (send.msg[m].doubles >= long_doubles)
-          publish_flag(&a.send_ready[m], a.epoch, FlagArray::kSendReady, m, a.trace);
+          publish_flag(flag_slot(a.send_ready, m), a.epoch, FlagArray::kSendReady, m, a.trace);
     }
   }
-  // 3. Unpack short messages (same CTA assignment), then 4. long ones: every
-  //    CTA waits for the flag itself and unpacks its share (no grid sync).
+  // 3. Unpack short messages (same CTA assignment), then 4. long ones: the
+  //    last CTA forwards their host flags to device flags, every CTA waits on
+  //    those and unpacks its share (no grid sync).
   s = 0;
   for (int m = 0; m < recv.count; ++m) {
     if (recv.msg[m].doubles >= long_doubles) continue;
     if (s++ % gridDim.x != blockIdx.x) continue;
-    if (!wait_flag_geq(&a.unpack_ready[m], a.epoch, FlagArray::kUnpackReady, m, a.timeout_ns,
-                       a.fault, a.trace))
+    if (!wait_flag_geq(flag_slot(a.unpack_ready, m), a.epoch, FlagArray::kUnpackReady, m,
+                       a.timeout_ns, a.fault, a.trace))
       return;
     unpack_range(recv.msg[m], layout, recv_buffer, field, threadIdx.x, blockDim.x);
   }
+  if (blockIdx.x == gridDim.x - 1) {  // the CTA waits for its thread 0, as in wait_flag_geq.
+    if (threadIdx.x == 0) forward_long_flags(recv, long_doubles, a);
+    __syncthreads();
+  }
   for (int m = 0; m < recv.count; ++m) {
     if (recv.msg[m].doubles < long_doubles) continue;
-    if (!wait_flag_geq(&a.unpack_ready[m], a.epoch, FlagArray::kUnpackReady, m, a.timeout_ns,
-                       a.fault, a.trace))
-      return;
+    if (!wait_device_flag_geq(flag_slot(a.device_ready, m), a.epoch, a.timeout_ns, a.fault)) return;
     unpack_range(recv.msg[m], layout, recv_buffer, field, gthread, gstride);
   }
 }
@@ -136,6 +175,18 @@ int grid_for(int64_t items) {
   return static_cast<int>(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536);
 }
 
+// fused_grid: CTAs per message so that each thread copies at most one batch
+// of the largest message (capped), times one row per message.
+dim3 fused_grid(const MessageTable& table) {
+  int64_t largest = 0;
+  for (int m = 0; m < table.count; ++m)
+    largest = largest > table.msg[m].doubles ? largest : table.msg[m].doubles;
+  constexpr int64_t kPerCta = int64_t{kThreads} * kCopyBatch;
+  const int64_t per_message = (largest + kPerCta - 1) / kPerCta;
+  return dim3(static_cast<unsigned>(per_message < 1 ? 1 : (per_message > 128 ? 128 : per_message)),
+              static_cast<unsigned>(table.count));
+}
+
 }  // namespace
 
 void launch_compute(const FieldLayout& layout, const RankOrigin& origin, Region region,
@@ -149,39 +200,47 @@ void launch_compute(const FieldLayout& layout, const RankOrigin& origin, Region 
 
 void launch_pack_fused(const MessageTable& send, const FieldLayout& layout, const double* d_field,
                        double* d_buffer, cudaStream_t stream) {
-  pack_fused_kernel<<<send.count, kThreads, 0, stream>>>(send, layout, d_field, d_buffer);
+  pack_fused_kernel<<<fused_grid(send), kThreads, 0, stream>>>(send, layout, d_field, d_buffer);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 void launch_unpack_fused(const MessageTable& recv, const FieldLayout& layout,
                          const double* d_buffer, double* d_field, cudaStream_t stream) {
-  unpack_fused_kernel<<<recv.count, kThreads, 0, stream>>>(recv, layout, d_buffer, d_field);
+  unpack_fused_kernel<<<fused_grid(recv), kThreads, 0, stream>>>(recv, layout, d_buffer, d_field);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 void launch_pack_notify(const MessageTable& send, const FieldLayout& layout, const double* d_field,
                         double* d_buffer, const NotifyArgs& args, cudaStream_t stream) {
-  pack_notify_kernel<<<send.count, kThreads, 0, stream>>>(send, layout, d_field, d_buffer, args);
+  pack_notify_kernel<<<send.count, kNotifyThreads, 0, stream>>>(send, layout, d_field, d_buffer,
+                                                                args);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 void launch_unpack_notify(const MessageTable& recv, const FieldLayout& layout,
                           const double* d_buffer, double* d_field, const NotifyArgs& args,
                           cudaStream_t stream) {
-  unpack_notify_kernel<<<recv.count, kThreads, 0, stream>>>(recv, layout, d_buffer, d_field, args);
+  unpack_notify_kernel<<<recv.count, kNotifyThreads, 0, stream>>>(recv, layout, d_buffer, d_field,
+                                                                  args);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 int launch_stacked(const MessageTable& send, const MessageTable& recv, const FieldLayout& layout,
                    double* d_field, double* d_send_buffer, const double* d_recv_buffer,
                    int64_t long_bytes, const NotifyArgs& args, cudaStream_t stream) {
-  int device = 0, sms = 0, per_sm = 0;
+  int device = 0;
   XF_CUDA_CHECK(cudaGetDevice(&device));
-  XF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  XF_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stacked_kernel, kThreads, 0));
   // One CTA per SM: the whole GPU, and every CTA co-resident (grid sync).
-  const int grid = sms * (per_sm > 0 ? 1 : 0);
+  // Queried once per device: these calls cost microseconds per iteration.
+  static int grid_device = -1, grid = 0;
+  if (grid_device != device) {
+    int sms = 0, per_sm = 0;
+    XF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    XF_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stacked_kernel, kThreads, 0));
+    grid = sms * (per_sm > 0 ? 1 : 0);
+    grid_device = device;
+  }
   MessageTable s = send, r = recv;
   FieldLayout l = layout;
   int64_t long_doubles = long_bytes / 8;

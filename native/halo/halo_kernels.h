@@ -36,7 +36,8 @@ void launch_compute(const FieldLayout& layout, const RankOrigin& origin, Region 
                     const double* d_in, double* d_result, double* d_next, uint32_t iteration,
                     cudaStream_t stream);
 
-// Fused (baseline) pack / unpack: one CTA per message.
+// Fused (baseline) pack / unpack: one launch for all messages, enough CTAs per
+// message (grid y = message) that each thread copies one batch (kCopyBatch).
 void launch_pack_fused(const MessageTable& send, const FieldLayout& layout, const double* d_field,
                        double* d_buffer, cudaStream_t stream);
 void launch_unpack_fused(const MessageTable& recv, const FieldLayout& layout,
@@ -45,8 +46,9 @@ void launch_unpack_fused(const MessageTable& recv, const FieldLayout& layout,
 // NotifyArgs: what the notification kernels share. Flag arrays and the fault
 // record are pinned host memory (device addresses).
 struct NotifyArgs {
-  uint32_t* send_ready;    ///< one flag per message, set to `epoch` when packed.
-  uint32_t* unpack_ready;  ///< one flag per message, set to `epoch` by the CPU.
+  uint32_t* send_ready;    ///< flag per message (flag_slot), set to `epoch` when packed.
+  uint32_t* unpack_ready;  ///< flag per message (flag_slot), set to `epoch` by the CPU.
+  uint32_t* device_ready;  ///< device memory, flag per message: stacked's forwarded unpack_ready.
   uint32_t epoch;          ///< iteration + 1 (flags only grow; no reset needed).
   uint64_t timeout_ns;     ///< bound of every GPU spin-wait.
   DeviceFault* fault;
@@ -55,7 +57,8 @@ struct NotifyArgs {
 
 // Stream approach: pack kernel (CTA m packs message m, then sets send_ready[m])
 // and unpack kernel (CTA m waits for unpack_ready[m], then unpacks), launched
-// on two streams.
+// on two streams. kNotifyThreads per CTA: one pass over a 50^3 face.
+inline constexpr int kNotifyThreads = 1024;
 void launch_pack_notify(const MessageTable& send, const FieldLayout& layout, const double* d_field,
                         double* d_buffer, const NotifyArgs& args, cudaStream_t stream);
 void launch_unpack_notify(const MessageTable& recv, const FieldLayout& layout,
@@ -64,7 +67,9 @@ void launch_unpack_notify(const MessageTable& recv, const FieldLayout& layout,
 
 // Stacked approach: one cooperative kernel on all SMs. Messages of at least
 // long_bytes are packed / unpacked by every CTA (grid sync before their flags
-// are set), shorter ones by a single CTA each. Returns the grid size used.
+// are set), shorter ones by a single CTA each. Only one thread polls the host
+// flags of the long messages and forwards them to args.device_ready, which the
+// other CTAs poll. Returns the grid size used.
 int launch_stacked(const MessageTable& send, const MessageTable& recv, const FieldLayout& layout,
                    double* d_field, double* d_send_buffer, const double* d_recv_buffer,
                    int64_t long_bytes, const NotifyArgs& args, cudaStream_t stream);

@@ -3,6 +3,7 @@
 // the fault record a timed-out spin-wait leaves for the host to report.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "native/halo/halo_geometry.h"
@@ -22,6 +23,16 @@ enum class FlagArray : uint32_t {
   kNumArrays = 7,
 };
 inline constexpr uint32_t kFlagsPerArray = 64;
+// kFlagStrideWords: flags are stored one per 128-byte line. Packed flags
+// share lines, so every CPU store to one flag invalidates the line that the
+// GPU CTAs polling its neighbours keep re-reading over PCIe (and vice versa).
+inline constexpr uint32_t kFlagStrideWords = 32;
+
+// flag_slot: flag m of the flag array starting at `base`.
+template <typename T>
+XF_HALO_HD T* flag_slot(T* base, uint32_t m) {
+  return base + static_cast<size_t>(m) * kFlagStrideWords;
+}
 
 // flag_array_name: "send_ready", "unpack_ready", ...
 XF_HALO_HD const char* flag_array_name(FlagArray a) {

@@ -7,19 +7,34 @@
 # HPGMG-like box exchange (faces only, small boxes) with host/sa/ki.
 #
 # Writes into OUTDIR: halo.csv, boxes.csv (timer tables, min/avg/max over
-# ranks), traces/*.xft (zstd-compressed, one per rank and run), logs/*.log,
+# ranks), traces/*.xft (zstd-compressed; one per rank for each variant and
+# size of the 2-GPU placement only, which keeps OUTDIR a few MB), logs/*.log,
 # provenance.txt; prints a summary table at the end. Binaries come from
 # $XFERLAB_BIN (default: dist/bin next to the repository root).
+#
+# Bounded: each run gets RUN_TIMEOUT_S (default 60 s); once BUDGET_S (default
+# 220 s) have passed the remaining runs are skipped and reported, so the whole
+# script stays under 4 minutes. A failed run does not stop the others.
 set -uo pipefail
 out=${1:?usage: run_all.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${XFERLAB_BIN:-$root/dist/bin}
 iters=${HALO_ITERATIONS:-50}
 warmup=${HALO_WARMUP:-10}
+run_timeout=${RUN_TIMEOUT_S:-60}
+budget=${BUDGET_S:-220}
 mkdir -p "$out/traces" "$out/logs"
 out=$(cd "$out" && pwd)
 # NVLink multicast off (see KINDS.md): nothing here uses it, keep it that way.
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+# Persistent kernels wait on the host: lazy module loading could block a
+# launch behind them (the programs set it too; this covers the launcher).
+export CUDA_MODULE_LOADING=EAGER
+# Carried libraries (tools/gpu_bundle.sh writes dist/env.sh), if any.
+# shellcheck disable=SC1091
+[ -f "$bin/../env.sh" ] && . "$bin/../env.sh"
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
+read -r -a mpi_extra <<<"${MPI_ARGS:-}"
 
 halo="$bin/halo_exchange"
 gda="$bin/gdasync_bench"
@@ -42,17 +57,29 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   echo "topology:"; nvidia-smi topo -m 2>/dev/null
 } > "$out/provenance.txt"
 
-mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 "${mpi_extra[@]}"
+     -x LD_LIBRARY_PATH -x CUDA_MODULE_LOADING
      -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST)
 failures=0
+skipped=0
+trace_args=()
 
 # run NAME CSV PROGRAM ARGS...: one mpirun, bounded, logged.
 run() {
   local name=$1 csv=$2; shift 2
+  if [ "$SECONDS" -ge "$budget" ]; then
+    echo "run_all: SKIPPED $name (time budget of $budget s used)"
+    skipped=$((skipped + 1))
+    return
+  fi
   echo "run_all: $name"
-  if ! timeout 120 "${mpi[@]}" "$@" --csv "$csv" --trace-dir "$out/traces" \
-       --iterations "$iters" --warmup "$warmup" > "$out/logs/$name.log" 2>&1; then
-    echo "run_all: FAILED $name (see logs/$name.log):"; tail -3 "$out/logs/$name.log"
+  local t0=$SECONDS
+  timeout --kill-after=10 "$run_timeout" "${mpi[@]}" "$@" --csv "$csv" "${trace_args[@]}" \
+    --iterations "$iters" --warmup "$warmup" > "$out/logs/$name.log" 2>&1
+  local rc=$?
+  echo "[$rc, $((SECONDS - t0)) s] $name" >> "$out/provenance.txt"
+  if [ $rc -ne 0 ]; then
+    echo "run_all: FAILED $name (exit $rc; see logs/$name.log):"; tail -3 "$out/logs/$name.log"
     failures=$((failures + 1))
   fi
 }
@@ -61,6 +88,8 @@ placements=(shared1)
 [ "$gpus" -ge 2 ] && placements=(gpus2 shared1)
 for place in "${placements[@]}"; do
   if [ "$place" = gpus2 ]; then export CUDA_VISIBLE_DEVICES=0,1; else export CUDA_VISIBLE_DEVICES=0; fi
+  # One representative trace per variant and size: the first placement's.
+  if [ "$place" = "${placements[0]}" ]; then trace_args=(--trace-dir "$out/traces"); else trace_args=(); fi
   for size in 200 400 800; do
     for v in baseline stream stacked; do
       run "${place}_${v}_$size" "$out/halo.csv" \
@@ -100,5 +129,6 @@ for csv in "$out/halo.csv" "$out/boxes.csv"; do
                for (v in vars) printf " %10s", ((s, v) in t) ? sprintf("%.1f", t[s, v]) : "-"
                printf "\n" } }' "$csv" | { IFS= read -r header; echo "$header"; sort; }
 done
-echo "failures: $failures (outputs in $out)"
-[ $failures -eq 0 ]
+du -sh "$out" | sed 's/^/output: /'
+echo "failures: $failures, skipped: $skipped, $SECONDS s (outputs in $out)"
+[ $failures -eq 0 ] && [ $skipped -eq 0 ]

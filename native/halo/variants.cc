@@ -89,6 +89,7 @@ class Notification : public VariantRunner {
     } else {
       launch_pack_notify(c_.send_table, c_.layout, c_.field(t), c_.send_buffer.device(), args,
                          c_.stream_compute);
+      c_.guard_ghosts(t, c_.stream_unpack);
       launch_unpack_notify(c_.recv_table, c_.layout, c_.recv_buffer[p].device(), c_.field(t), args,
                            c_.stream_unpack);
       c_.verify(t, c_.stream_unpack);

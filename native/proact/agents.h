@@ -20,8 +20,9 @@ void launch_polling_agent(const DeviceRegion& r, const AgentParams& p, uint32_t 
 
 // launch_tma_agent: same contract, copies with Hopper bulk copies
 // (cp.async.bulk global->shared, then shared->peer global), one issuing thread
-// per CTA; threads/32 CTAs. p.slice_bytes <= kTmaMaxSliceBytes.
-inline constexpr uint64_t kTmaMaxSliceBytes = 32768;
+// per CTA, two slices in flight per CTA (double-buffered shared memory);
+// threads/32 CTAs. p.slice_bytes <= kTmaMaxSliceBytes.
+inline constexpr uint64_t kTmaMaxSliceBytes = 16384;
 void launch_tma_agent(const DeviceRegion& r, const AgentParams& p, uint32_t threads,
                       cudaStream_t stream);
 

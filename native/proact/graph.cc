@@ -43,6 +43,19 @@ void build_csr(uint32_t rows, const std::vector<uint32_t>& row_of,
 
 }  // namespace
 
+uint32_t scramble_vertex(uint32_t v, int scale, uint64_t seed) {
+  // Odd multipliers and xor-shifts are bijections modulo 2^scale.
+  const uint64_t mask = (uint64_t{1} << scale) - 1;
+  const uint64_t m1 = (math::splitmix64(seed ^ 0x5ca1ab1eull) | 1) & mask;
+  const uint64_t m2 = (math::splitmix64(seed ^ 0xdecafbadull) | 1) & mask;
+  const int shift = scale / 2 > 0 ? scale / 2 : 1;
+  uint64_t x = (v * m1) & mask;
+  x ^= x >> shift;
+  x = (x * m2) & mask;
+  x ^= x >> shift;
+  return static_cast<uint32_t>(x);
+}
+
 Result<RmatGraph> make_rmat(int scale, int edge_factor, uint64_t seed) {
   if (scale < 1 || scale > 30) return make_error("--graph-scale must be in 1..30");
   if (edge_factor < 1 || edge_factor > 256) return make_error("--edge-factor must be in 1..256");
@@ -60,10 +73,11 @@ Result<RmatGraph> make_rmat(int scale, int edge_factor, uint64_t seed) {
       u = (u << 1) | bu;
       v = (v << 1) | bv;
     }
-    src[e] = u;
-    dst[e] = v;
+    src[e] = scramble_vertex(u, scale, seed);
+    dst[e] = scramble_vertex(v, scale, seed);
   });
   RmatGraph g;
+  g.hub = scramble_vertex(0, scale, seed);
   g.out_degree.assign(n, 0);
   for (uint32_t u : src) ++g.out_degree[u];
   for (uint32_t& d : g.out_degree) d = std::max(d, 1u);

@@ -23,10 +23,15 @@ struct Csr {
 struct RmatGraph {
   Csr in;
   std::vector<uint32_t> out_degree;
+  uint32_t hub = 0;  ///< the R-MAT corner vertex (highest degree), label-scrambled.
 };
 
 // make_rmat: 2^scale vertices, edge_factor * 2^scale directed edges drawn with
 // R-MAT probabilities (0.57, 0.19, 0.19, 0.05); self loops kept, duplicates kept.
+// Vertex labels are scrambled by a seeded bijection (as Graph500 does), so that
+// contiguous vertex ranges carry equal shares of the edges: unscrambled, the
+// first half of the vertices holds 76% of the in-edges and a 2-GPU split by
+// rows cannot balance.
 Result<RmatGraph> make_rmat(int scale, int edge_factor, uint64_t seed);
 
 // Ratings: users x items sparse matrix, by user (csr) and by item (its transpose).
@@ -38,6 +43,9 @@ struct Ratings {
   Csr by_item;
   std::vector<float> item_values;
 };
+
+// scramble_vertex: the bijection of [0, 2^scale) make_rmat applies to labels.
+uint32_t scramble_vertex(uint32_t v, int scale, uint64_t seed);
 
 // make_ratings: each user rates `per_user` distinct-ish items (hashed), values
 // in [1, 5].

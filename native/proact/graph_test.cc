@@ -22,13 +22,28 @@ TEST(Rmat, SeededAndDeterministic) {
   EXPECT_EQ(a->in.rows, 1024u);
   EXPECT_EQ(a->in.cols.size(), 8u * 1024u);
   EXPECT_EQ(a->in.offsets.back(), 8u * 1024u);
-  // Skewed: vertex 0 (the a-quadrant corner) has far more in-edges than average.
-  EXPECT_GT(a->in.offsets[1] - a->in.offsets[0], 8u * 8u);
+  // Skewed: the hub (the a-quadrant corner) has far more in-edges than average...
+  EXPECT_GT(a->in.offsets[a->hub + 1] - a->in.offsets[a->hub], 8u * 8u);
+  // ...but scrambled labels spread the edges evenly over vertex ranges.
+  const double first_half = double(a->in.offsets[512]) / a->in.offsets.back();
+  EXPECT_NEAR(first_half, 0.5, 0.1);
   for (uint32_t v = 0; v < a->in.rows; ++v) {
     EXPECT_TRUE(std::is_sorted(a->in.cols.begin() + a->in.offsets[v],
                                a->in.cols.begin() + a->in.offsets[v + 1]));
   }
   EXPECT_FALSE(make_rmat(0, 8, 1).ok());
+}
+
+TEST(Rmat, ScrambleIsABijection) {
+  for (int scale : {1, 5, 10}) {
+    std::vector<bool> seen(1u << scale);
+    for (uint32_t v = 0; v < (1u << scale); ++v) {
+      const uint32_t w = scramble_vertex(v, scale, 42);
+      ASSERT_LT(w, 1u << scale);
+      EXPECT_FALSE(seen[w]) << "scale " << scale << " vertex " << v;
+      seen[w] = true;
+    }
+  }
 }
 
 TEST(Ratings, TransposeMatches) {
@@ -54,7 +69,7 @@ TEST(Reference, SsspBellmanFordMatchesDijkstra) {
   ASSERT_TRUE(g.ok());
   const uint32_t n = g->in.rows;
   std::vector<uint32_t> d(n, math::kInfDistance), next(n);
-  d[0] = 0;
+  d[g->hub] = 0;
   for (uint32_t it = 0; it < n; ++it) {
     for (uint32_t v = 0; v < n; ++v)
       next[v] = math::sssp_row(g->in.offsets.data(), g->in.cols.data(), d.data(), v);
@@ -72,8 +87,8 @@ TEST(Reference, SsspBellmanFordMatchesDijkstra) {
   std::vector<uint64_t> ref(n, UINT64_MAX);
   using Item = std::pair<uint64_t, uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
-  ref[0] = 0;
-  pq.push({0, 0});
+  ref[g->hub] = 0;
+  pq.push({0, g->hub});
   while (!pq.empty()) {
     auto [du, u] = pq.top();
     pq.pop();

@@ -8,6 +8,8 @@
 
 namespace xferlab::proact {
 
+static_assert(kBlockThreads == math::kCtaLanes, "the CTA-wide graph reduction uses every thread");
+
 namespace {
 
 __device__ __forceinline__ uint64_t cta_rows(uint64_t row_begin, uint64_t row_end) {
@@ -49,17 +51,78 @@ __global__ void jacobi_kernel(DeviceRegion out, const float* band, const float* 
   proact_cta_done(out, bytes);
 }
 
+// graph_rows: CTA b computes rows [row_begin + 256 b, +256) of a pull-based
+// graph kernel: warp w the 32 rows from 32 w (one row at a time, the lanes
+// striding over its in-edges, then a butterfly reduction), the whole CTA the
+// rows with more than math::kHeavyDegree in-edges. The fold order is the one
+// math::graph_row emulates on the CPU. Results are stored coalesced (lane j
+// stores row j of its warp).
+template <typename Op, typename T>
+__device__ __forceinline__ T warp_combine(T s) {
+  for (int o = 16; o > 0; o /= 2) s = Op::combine(s, __shfl_xor_sync(0xffffffffu, s, o));
+  return s;
+}
+
+template <typename Op>
+__device__ __forceinline__ void graph_rows(const DeviceRegion& out, const Op& op,
+                                           const uint64_t* offsets, uint64_t row_begin,
+                                           uint64_t row_end) {
+  using T = decltype(op.identity());
+  static_assert(sizeof(T) == 4, "graph rows are 4-B values");
+  __shared__ uint32_t heavy[kBlockThreads];
+  __shared__ uint32_t num_heavy;
+  __shared__ T warp_part[kBlockThreads / 32];
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const uint64_t cta_first = row_begin + uint64_t{blockIdx.x} * kBlockThreads;
+  const uint64_t warp_first = cta_first + warp * 32;
+  if (threadIdx.x == 0) num_heavy = 0;
+  __syncthreads();
+  const uint64_t my_row = warp_first + lane;
+  uint64_t my_b = 0, my_e = 0;
+  if (my_row < row_end) {
+    my_b = offsets[my_row];
+    my_e = offsets[my_row + 1];
+  }
+  T mine = op.identity();
+  bool store = my_row < row_end;
+  for (uint32_t j = 0; j < 32 && warp_first + j < row_end; ++j) {
+    const uint64_t b = __shfl_sync(0xffffffffu, my_b, j), e = __shfl_sync(0xffffffffu, my_e, j);
+    const uint32_t v = static_cast<uint32_t>(warp_first + j);
+    if (math::graph_lanes(e - b) != math::kWarpLanes) {
+      if (lane == 0) heavy[atomicAdd(&num_heavy, 1u)] = warp * 32 + j;
+      if (lane == j) store = false;
+      continue;
+    }
+    const T s = warp_combine<Op>(math::lane_partial(op, b, e, v, lane, math::kWarpLanes));
+    if (lane == j) mine = op.finish(v, s);
+  }
+  if (store) proact_store(out, my_row * sizeof(T), mine);
+  __syncthreads();
+  const uint32_t nh = num_heavy;
+  for (uint32_t h = 0; h < nh; ++h) {
+    const uint32_t v = static_cast<uint32_t>(cta_first + heavy[h]);
+    const T s = warp_combine<Op>(
+        math::lane_partial(op, offsets[v], offsets[v + 1], v, threadIdx.x, kBlockThreads));
+    if (lane == 0) warp_part[warp] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      T p[kBlockThreads / 32];
+      for (uint32_t w = 0; w < kBlockThreads / 32; ++w) p[w] = warp_part[w];
+      for (uint32_t st = kBlockThreads / 64; st > 0; st /= 2) {
+        for (uint32_t i = 0; i < st; ++i) p[i] = Op::combine(p[i], p[i + st]);
+      }
+      proact_store(out, uint64_t{v} * sizeof(T), op.finish(v, p[0]));
+    }
+    __syncthreads();
+  }
+}
+
 __global__ void pagerank_kernel(DeviceRegion out, const uint64_t* in_offsets,
                                 const uint32_t* in_src, const uint32_t* out_degree, const float* pr,
                                 uint64_t row_begin, uint64_t row_end, uint32_t n) {
   const uint64_t bytes = cta_rows(row_begin, row_end) * 4;
   proact_cta_begin(out, bytes);
-  const uint64_t v = row_begin + uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (v < row_end) {
-    proact_store(
-        out, v * 4,
-        math::pagerank_row(in_offsets, in_src, out_degree, pr, static_cast<uint32_t>(v), n));
-  }
+  graph_rows(out, math::PageRankOp{in_src, out_degree, pr, n}, in_offsets, row_begin, row_end);
   proact_cta_done(out, bytes);
 }
 
@@ -67,10 +130,7 @@ __global__ void sssp_kernel(DeviceRegion out, const uint64_t* in_offsets, const 
                             const uint32_t* dist, uint64_t row_begin, uint64_t row_end) {
   const uint64_t bytes = cta_rows(row_begin, row_end) * 4;
   proact_cta_begin(out, bytes);
-  const uint64_t v = row_begin + uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (v < row_end) {
-    proact_store(out, v * 4, math::sssp_row(in_offsets, in_src, dist, static_cast<uint32_t>(v)));
-  }
+  graph_rows(out, math::SsspOp{in_src, dist}, in_offsets, row_begin, row_end);
   proact_cta_done(out, bytes);
 }
 

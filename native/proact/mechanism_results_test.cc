@@ -61,10 +61,13 @@ TEST(Results, CsvHasOneLinePerRowAndTheDocumentedHeader) {
   r.chunk_bytes = 65536;
   r.threads = 256;
   r.time_ms = 1.25;
-  r.verified = true;
+  r.verified = Verified::kYes;
   r.check = "all 2 GPUs identical; cpu exact";
+  ResultRow none = r;
+  none.mechanism = Mechanism::kNone;
+  none.verified = Verified::kNotApplicable;
   std::ostringstream out;
-  results_table({r, r}).write_csv(out);
+  results_table({r, none}).write_csv(out);
   std::istringstream in(out.str());
   std::string header, line;
   std::getline(in, header);
@@ -75,6 +78,8 @@ TEST(Results, CsvHasOneLinePerRowAndTheDocumentedHeader) {
   std::getline(in, line);
   EXPECT_EQ(line.rfind("micro,2,cdp,65536,256,1.25,", 0), 0u) << line;
   EXPECT_NE(line.find(",yes,"), std::string::npos);
+  std::getline(in, line);  // no transfer: nothing to verify, and the table says so.
+  EXPECT_NE(line.find(",n/a,"), std::string::npos) << line;
 }
 
 TEST(Results, PickBestIgnoresBaselinesAndUnverified) {
@@ -86,7 +91,7 @@ TEST(Results, PickBestIgnoresBaselinesAndUnverified) {
     r.chunk_bytes = 1 << 20;
     r.threads = 512;
     r.time_ms = t;
-    r.verified = ok;
+    r.verified = ok ? Verified::kYes : Verified::kNo;
     return r;
   };
   std::optional<ProfileChoice> best =

@@ -6,6 +6,7 @@
 // workload and GPU count (Table II analogue) for --config.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/units.h"
 #include "native/cuda_check.h"
 #include "native/flags.h"
 #include "native/proact/micro_workload.h"
@@ -85,6 +87,9 @@ int run_main(int argc, char** argv) {
       .add_string("out", "", {}, "output directory for traces ('' = no traces)")
       .add_string("csv", "", {}, "write the result table as CSV to this file")
       .add_int("trace-cta-sample", 1, 1, 1 << 20, "trace every n-th producer CTA")
+      .add_string("trace-chunks", "all", {},
+                  "chunk sizes that get a trace (comma list, 'all' or 'none'); only the "
+                  "first --threads value of a mechanism is traced")
       .add_int("trace-capacity", 1 << 21, 1024, 1 << 26, "trace events per GPU")
       .add_bool("profile", false, "profiler: sweep the grid, write the fastest choice")
       .add_bool("full", false, "profiler: full grid (default: coarse grid)")
@@ -147,8 +152,9 @@ int run_main(int argc, char** argv) {
                     : std::vector<uint64_t>{16 << 10, 256 << 10, 4 << 20};
     }
     if (!f.was_set("threads")) {
-      *threads =
-          full ? std::vector<uint32_t>{32, 128, 512, 2048, 8192} : std::vector<uint32_t>{256, 2048};
+      // The copy agents need thousands of threads to fill NVLink (docs/proact.md).
+      *threads = full ? std::vector<uint32_t>{32, 128, 512, 2048, 8192}
+                      : std::vector<uint32_t>{1024, 8192};
     }
   }
   if (!f.get_string("config").empty()) {
@@ -176,8 +182,23 @@ int run_main(int argc, char** argv) {
   ro.argv = argv;
   const std::string out_dir = f.get_string("out");
   if (!out_dir.empty()) std::filesystem::create_directories(out_dir + "/traces");
+  // Traces are large (32 B per event): a sweep traces a representative subset.
+  const std::string trace_chunks_text = f.get_string("trace-chunks");
+  std::vector<uint64_t> trace_chunks;
+  if (trace_chunks_text != "all" && trace_chunks_text != "none") {
+    Result<std::vector<double>> tc = parse_size_list(trace_chunks_text);
+    if (!tc.ok()) return fail(make_error("--trace-chunks: " + tc.error().message));
+    for (double c : *tc) trace_chunks.push_back(static_cast<uint64_t>(c));
+  }
+  auto traced = [&](Mechanism m, uint64_t chunk, uint32_t t) {
+    if (trace_chunks_text == "none") return false;
+    if (m == Mechanism::kMemcpy) return true;  // measured once per invocation.
+    if (uses_agent_threads(m) && t != threads->front()) return false;
+    return trace_chunks_text == "all" ||
+           std::find(trace_chunks.begin(), trace_chunks.end(), chunk) != trace_chunks.end();
+  };
   auto trace_path = [&](Mechanism m, uint64_t chunk, uint32_t t) {
-    if (out_dir.empty()) return std::string();
+    if (out_dir.empty() || !traced(m, chunk, t)) return std::string();
     return out_dir + "/traces/" + wname + "_g" + std::to_string(G) + "_" + mechanism_name(m) +
            "_c" + size_name(chunk) + "_t" + std::to_string(t) + ".xft";
   };
@@ -205,6 +226,7 @@ int run_main(int argc, char** argv) {
       row.threads = c.threads;
       row.time_ms = row.p10_ms = row.p90_ms = std::nan("");
       row.check = "FAILED: " + r.error().message;
+      row.verified = Verified::kNo;
       ++failed_configs;
       return row;
     }
@@ -217,7 +239,9 @@ int run_main(int argc, char** argv) {
     row.time_ms = r->time_ms;
     row.p10_ms = r->p10_ms;
     row.p90_ms = r->p90_ms;
-    row.verified = r->verified;
+    row.verified = r->verified                            ? Verified::kYes
+                   : gpus > 1 && !moves_data(c.mechanism) ? Verified::kNotApplicable
+                                                          : Verified::kNo;
     row.check = r->check;
     row.trace = r->trace_path;
     return row;

@@ -13,6 +13,14 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kChoiceHeader = "workload,gpus,mechanism,chunk_bytes,threads,time_ms";
 }  // namespace
 
+const char* verified_name(Verified v) {
+  switch (v) {
+    case Verified::kYes: return "yes";
+    case Verified::kNotApplicable: return "n/a";
+    default: return "no";
+  }
+}
+
 void derive(const Baselines& b, ResultRow& r) {
   const double t = r.time_ms;
   r.speedup_vs_1gpu = b.one_gpu_ms > 0 ? b.one_gpu_ms / t : kNaN;
@@ -49,7 +57,7 @@ Table results_table(const std::vector<ResultRow>& rows) {
     t.add_row({r.workload, int64_t{r.gpus}, std::string(mechanism_name(r.mechanism)),
                static_cast<int64_t>(r.chunk_bytes), int64_t{r.threads}, r.time_ms, r.p10_ms,
                r.p90_ms, r.speedup_vs_1gpu, r.speedup_vs_memcpy, r.frac_inf_bw, r.overlap,
-               r.tracking_overhead, std::string(r.verified ? "yes" : "no"), r.check, r.trace});
+               r.tracking_overhead, std::string(verified_name(r.verified)), r.check, r.trace});
   }
   return t;
 }
@@ -60,7 +68,7 @@ std::optional<ProfileChoice> pick_best(const std::vector<ResultRow>& rows) {
     const bool proact = r.mechanism == Mechanism::kInline || r.mechanism == Mechanism::kPolling ||
                         r.mechanism == Mechanism::kPollingTma || r.mechanism == Mechanism::kCdp ||
                         r.mechanism == Mechanism::kCdpTail;
-    if (!proact || !r.verified) continue;
+    if (!proact || r.verified != Verified::kYes) continue;
     if (!best || r.time_ms < best->time_ms) {
       best = ProfileChoice{r.workload, r.gpus, r.mechanism, r.chunk_bytes, r.threads, r.time_ms};
     }

@@ -22,6 +22,12 @@ struct Baselines {
   double track_ms = 0;    ///< tracking, no transfers.
 };
 
+// Verified: "yes" (identical on every GPU and matching the CPU reference),
+// "no" (failed or not checked), "n/a" (none/track on several GPUs: nothing is
+// moved, so peers hold stale parts by design and there is nothing to verify).
+enum class Verified { kNo, kYes, kNotApplicable };
+const char* verified_name(Verified v);
+
 struct ResultRow {
   std::string workload;
   int gpus = 1;
@@ -29,7 +35,7 @@ struct ResultRow {
   uint64_t chunk_bytes = 0;
   uint32_t threads = 0;  ///< 0 when the mechanism has no thread parameter.
   double time_ms = 0, p10_ms = 0, p90_ms = 0;
-  bool verified = false;
+  Verified verified = Verified::kNo;
   std::string check;
   std::string trace;
   // Derived (NaN when not applicable).

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # native/proact/run_all.sh OUT_DIR — the PROACT measurement campaign in one
-# call (target: under ~6 minutes on 2x H200): microbenchmark chunk sweep on
-# 2 GPUs (and tracking cost on 1), the four applications on 1 and 2 GPUs,
-# then the profiler (coarse grid) per workload and a run of each workload
-# with its chosen configuration. Writes CSVs, traces (zstd-compressed when
-# zstd is installed) and provenance to OUT_DIR and prints a summary table.
+# call (targets on 2x H200: under 5 minutes, under 15 MB of output):
+# microbenchmark chunk x threads sweep on 2 GPUs (UM at two chunk sizes,
+# tracking cost on 1), the four applications on 1 and 2 GPUs, then the
+# profiler (coarse grid) per workload and a run of each workload with its
+# chosen configuration. Writes CSVs, logs, a representative subset of traces
+# (zstd-compressed) and provenance to OUT_DIR and prints a summary table.
 #
 # The binary: $PROACT, else proact next to this script, else dist/bin/proact,
 # else bazel-bin. GPU count: $PROACT_GPUS (default 2; 1-GPU parts always run).
@@ -33,50 +34,64 @@ failures=0
   nvidia-smi topo -m 2>&1
 } > "$out/provenance.txt"
 
-# run NAME ARGS...: one proact invocation, CSV to OUT/NAME.csv, log to OUT/NAME.log.
+# run NAME ARGS...: one proact invocation, CSV to OUT/NAME.csv, stdout+stderr to OUT/NAME.log.
 run() {
   local name=$1; shift
   local t0=$(date +%s)
-  if "$bin" --csv "$out/$name.csv" --out "$out" --format csv "$@" > "$out/$name.stdout" 2> "$out/$name.log"; then
+  if "$bin" --csv "$out/$name.csv" --out "$out" --format csv "$@" > "$out/$name.log" 2>&1; then
     echo "run_all: $name ok ($(( $(date +%s) - t0 )) s)"
   else
-    echo "run_all: $name FAILED (exit $?): $(tail -1 "$out/$name.log")"
+    echo "run_all: $name FAILED (exit $?): $(grep -v '^workload,\|^[a-z]*,[0-9]' "$out/$name.log" | tail -1)"
     failures=$((failures + 1))
   fi
 }
 
+# Output budget (whole run <= 15 MB compressed): traces only for a
+# representative subset (--trace-chunks; first --threads value per mechanism),
+# sampled producer CTAs, a per-GPU event cap, zstd. Everything else is CSV.
+micro_trace="--trace-cta-sample 64 --trace-capacity 65536"
+app_trace="--trace-cta-sample 256 --trace-capacity 32768"
+
+# Microbenchmark: chunk sweep x transfer threads (8192 first: the traced one).
 chunks_micro=4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB
 run micro_g$gpus --workload micro --gpus "$gpus" --chunk $chunks_micro \
-  --mechanism polling,polling_tma,cdp,inline,memcpy,um --threads 1024 --reps 5 --trace-cta-sample 16
-run micro_g1 --workload micro --gpus 1 --chunk 4KiB,64KiB,1MiB --mechanism track --reps 5 \
-  --trace-cta-sample 16
+  --mechanism polling,polling_tma,cdp,inline --threads 8192,4096,1024 --reps 5 \
+  --trace-chunks 16KiB,1MiB,16MiB $micro_trace
+# Unified Memory costs ~0.6 s per run: two chunk sizes, fewer reps.
+run micro_um_g$gpus --workload micro --gpus "$gpus" --chunk 64KiB,16MiB --mechanism um \
+  --reps 2 --trace-chunks 16MiB $micro_trace
+run micro_g1 --workload micro --gpus 1 --chunk 16KiB,1MiB,16MiB --mechanism track --reps 5 \
+  --trace-chunks none
 
 apps="jacobi pagerank sssp als"
 for w in $apps; do
   run ${w}_g$gpus --workload $w --gpus "$gpus" --chunk 256KiB,2MiB \
-    --mechanism polling,cdp,inline,memcpy --threads 1024 --reps 3 --trace-cta-sample 16
-  run ${w}_g1 --workload $w --gpus 1 --chunk 256KiB --mechanism track --reps 3 --trace-cta-sample 16
+    --mechanism polling,polling_tma,cdp,inline --threads 4096 --reps 3 --trace-chunks 256KiB \
+    $app_trace
+  run ${w}_g1 --workload $w --gpus 1 --chunk 256KiB --mechanism track --reps 3 --trace-chunks none
 done
 
 # Profiler (coarse grid; --full for the whole grid), then each workload with its choice.
 for w in micro $apps; do
   run profile_${w}_g$gpus --workload $w --gpus "$gpus" --profile --reps 3 \
-    --profile-out "$out/proact_choices.csv" --trace-cta-sample 64
+    --profile-out "$out/proact_choices.csv" --trace-chunks none
 done
 for w in micro $apps; do
   run chosen_${w}_g$gpus --workload $w --gpus "$gpus" --config "$out/proact_choices.csv" --reps 5 \
-    --trace-cta-sample 16
+    $app_trace
 done
 
 if command -v zstd > /dev/null; then
-  find "$out/traces" -name '*.xft' -size +1M -exec zstd -q --rm -T0 {} \;
+  find "$out/traces" -name '*.xft' -exec zstd -q --rm -T0 -12 {} +
+else
+  echo "run_all: zstd not installed: traces left uncompressed" >&2
 fi
 
 # Summary: best time per mechanism for the microbenchmark, chosen configs per workload.
 echo
 echo "== microbenchmark, $gpus GPUs: best chunk per mechanism =="
 awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-  { m = $col["mechanism"]; t = $col["time_ms"] + 0
+  $col["time_ms"] != "" { m = $col["mechanism"]; t = $col["time_ms"] + 0
     if (!(m in best) || t < best[m]) { best[m] = t; row[m] = $0 } }
   END { printf "%-12s %10s %10s %9s %9s %8s %8s %s\n", "mechanism", "chunk_B", "time_ms", "vs_memcpy", "frac_inf", "overlap", "track_oh", "verified"
     for (m in row) { split(row[m], f, ",")
@@ -95,5 +110,5 @@ for w in micro $apps; do
     "$out/chosen_${w}_g$gpus.csv" 2>/dev/null
 done
 echo
-echo "run_all: $failures failed invocation(s); $(( $(date +%s) - start )) s; results in $out"
+echo "run_all: $failures failed invocation(s); $(( $(date +%s) - start )) s; $(du -sh "$out" | cut -f1) in $out"
 [ $failures -eq 0 ]

@@ -39,6 +39,39 @@ XF_HD U32x4 micro_value(uint64_t seed, uint64_t index16, uint32_t work) {
   return {x, x ^ 0xa5a5a5a5u, x + static_cast<uint32_t>(index16), ~x};
 }
 
+// --- Rounding: every float operation of the workloads goes through these, so
+// the GPU never contracts a multiply-add into an FMA (the __f*_rn intrinsics
+// are never fused) and the CPU (built with -ffp-contract=off) performs the same
+// IEEE single-precision operations in the same order: the CPU references
+// reproduce the GPU results bit for bit.
+#ifdef __CUDA_ARCH__
+XF_HD float fadd(float a, float b) {
+  return __fadd_rn(a, b);
+}
+XF_HD float fsub(float a, float b) {
+  return __fsub_rn(a, b);
+}
+XF_HD float fmul(float a, float b) {
+  return __fmul_rn(a, b);
+}
+XF_HD float fdiv(float a, float b) {
+  return __fdiv_rn(a, b);
+}
+#else
+XF_HD float fadd(float a, float b) {
+  return a + b;
+}
+XF_HD float fsub(float a, float b) {
+  return a - b;
+}
+XF_HD float fmul(float a, float b) {
+  return a * b;
+}
+XF_HD float fdiv(float a, float b) {
+  return a / b;
+}
+#endif
+
 // --- Jacobi on a banded, strictly diagonally dominant matrix (half band k).
 // band[i*(2k+1) + (d+k)] = A[i][i+d]; zero outside the matrix.
 XF_HD float jacobi_entry(uint64_t seed, uint64_t i, int d, int k, uint64_t n) {
@@ -50,28 +83,86 @@ XF_HD float jacobi_entry(uint64_t seed, uint64_t i, int d, int k, uint64_t n) {
 XF_HD float jacobi_rhs(uint64_t seed, uint64_t i) {
   return unit_float(splitmix64(~seed ^ i)) * 10.0f;
 }
-// jacobi_row: x_new[i] = (b_i - sum_{d != 0} A[i][i+d] x[i+d]) / A[i][i].
+// jacobi_row: x_new[i] = (b_i - sum_{d != 0} A[i][i+d] x[i+d]) / A[i][i], d ascending.
 XF_HD float jacobi_row(const float* band, const float* x, float b, uint64_t i, int k, uint64_t n) {
   const float* a = band + i * (2 * k + 1);
   float sum = b;
   for (int d = -k; d <= k; ++d) {
     const int64_t j = static_cast<int64_t>(i) + d;
     if (d == 0 || j < 0 || j >= static_cast<int64_t>(n)) continue;
-    sum -= a[d + k] * x[j];
+    sum = fsub(sum, fmul(a[d + k], x[j]));
   }
-  return sum / a[k];
+  return fdiv(sum, a[k]);
+}
+
+// --- Pull-based graph rows (PageRank, SSSP). Row v folds one term per in-edge
+// with `lanes` parallel lanes: lane l folds edges begin+l, begin+l+lanes, ...
+// in order; the lanes are then combined by a tree within each warp of 32
+// (p[i] = p[i] (+) p[i+s], s = 16..1) and a tree over the warps' results
+// (s = lanes/64..1). A warp handles a row (32 lanes) unless its in-degree
+// exceeds kHeavyDegree, then the whole CTA does (kCtaLanes lanes): R-MAT hubs
+// have ~10^5 in-edges, which a single thread or warp would serialize.
+inline constexpr int kWarpLanes = 32;
+inline constexpr int kCtaLanes = 256;  // the producer CTA size (kernels.h kBlockThreads).
+inline constexpr uint64_t kHeavyDegree = 1024;
+XF_HD int graph_lanes(uint64_t degree) {
+  return degree > kHeavyDegree ? kCtaLanes : kWarpLanes;
+}
+
+// lane_partial: lane `lane`'s fold; four terms are loaded before they are
+// folded (memory-level parallelism) without changing the fold order.
+template <typename Op>
+XF_HD auto lane_partial(const Op& op, uint64_t begin, uint64_t end, uint32_t v, uint32_t lane,
+                        uint32_t lanes) {
+  auto acc = op.identity();
+  uint64_t e = begin + lane;
+  for (; e + 3ull * lanes < end; e += 4ull * lanes) {
+    const auto t0 = op.term(e, v), t1 = op.term(e + lanes, v), t2 = op.term(e + 2ull * lanes, v),
+               t3 = op.term(e + 3ull * lanes, v);
+    acc = Op::combine(Op::combine(Op::combine(Op::combine(acc, t0), t1), t2), t3);
+  }
+  for (; e < end; e += lanes) acc = Op::combine(acc, op.term(e, v));
+  return acc;
+}
+
+// graph_row: the value the GPU computes for row v (CPU emulation of the lanes).
+template <typename Op>
+XF_HD auto graph_row(const Op& op, const uint64_t* offsets, uint32_t v) {
+  const uint64_t b = offsets[v], e = offsets[v + 1];
+  const int lanes = graph_lanes(e - b);
+  decltype(op.identity()) p[kCtaLanes];
+  for (int l = 0; l < lanes; ++l) p[l] = lane_partial(op, b, e, v, l, lanes);
+  for (int w = 0; w < lanes / kWarpLanes; ++w) {
+    for (int s = kWarpLanes / 2; s > 0; s /= 2) {
+      for (int i = 0; i < s; ++i) p[w * 32 + i] = Op::combine(p[w * 32 + i], p[w * 32 + i + s]);
+    }
+  }
+  for (int s = lanes / (2 * kWarpLanes); s > 0; s /= 2) {
+    for (int i = 0; i < s; ++i) p[32 * i] = Op::combine(p[32 * i], p[32 * (i + s)]);
+  }
+  return op.finish(v, p[0]);
 }
 
 // --- PageRank (pull, damping 0.85; dangling mass dropped).
 inline constexpr float kDamping = 0.85f;
+struct PageRankOp {
+  const uint32_t* src;
+  const uint32_t* out_degree;
+  const float* pr;
+  uint32_t n;
+  XF_HD float identity() const { return 0.0f; }
+  XF_HD float term(uint64_t e, uint32_t) const {
+    const uint32_t u = src[e];
+    return fdiv(pr[u], static_cast<float>(out_degree[u]));
+  }
+  XF_HD static float combine(float a, float b) { return fadd(a, b); }
+  XF_HD float finish(uint32_t, float sum) const {
+    return fadd(fdiv(1.0f - kDamping, static_cast<float>(n)), fmul(kDamping, sum));
+  }
+};
 XF_HD float pagerank_row(const uint64_t* in_offsets, const uint32_t* in_src,
                          const uint32_t* out_degree, const float* pr, uint32_t v, uint32_t n) {
-  float sum = 0.0f;
-  for (uint64_t e = in_offsets[v]; e < in_offsets[v + 1]; ++e) {
-    const uint32_t u = in_src[e];
-    sum += pr[u] / static_cast<float>(out_degree[u]);
-  }
-  return (1.0f - kDamping) / static_cast<float>(n) + kDamping * sum;
+  return graph_row(PageRankOp{in_src, out_degree, pr, n}, in_offsets, v);
 }
 
 // --- SSSP, synchronous Bellman-Ford relaxation (pull); weights 1..64 from the edge.
@@ -79,36 +170,47 @@ inline constexpr uint32_t kInfDistance = 0xffffffffu;
 XF_HD uint32_t sssp_weight(uint32_t u, uint32_t v) {
   return 1u + static_cast<uint32_t>(splitmix64((uint64_t{u} << 32) | v) % 64);
 }
+struct SsspOp {
+  const uint32_t* src;
+  const uint32_t* dist;
+  XF_HD uint32_t identity() const { return kInfDistance; }
+  XF_HD uint32_t term(uint64_t e, uint32_t v) const {
+    const uint32_t u = src[e];
+    return dist[u] == kInfDistance ? kInfDistance : dist[u] + sssp_weight(u, v);
+  }
+  XF_HD static uint32_t combine(uint32_t a, uint32_t b) { return a < b ? a : b; }
+  XF_HD uint32_t finish(uint32_t v, uint32_t best) const { return combine(dist[v], best); }
+};
 XF_HD uint32_t sssp_row(const uint64_t* in_offsets, const uint32_t* in_src, const uint32_t* dist,
                         uint32_t v) {
-  uint32_t best = dist[v];
-  for (uint64_t e = in_offsets[v]; e < in_offsets[v + 1]; ++e) {
-    const uint32_t u = in_src[e];
-    if (dist[u] == kInfDistance) continue;
-    const uint32_t cand = dist[u] + sssp_weight(u, v);
-    best = cand < best ? cand : best;
-  }
-  return best;
+  return graph_row(SsspOp{in_src, dist}, in_offsets, v);
 }
 
-// --- ALS-style matrix factorization: one full-gradient step per row
-// (deterministic, unlike Hogwild SGD), rank kAlsRank.
+// --- ALS-style matrix factorization: one deterministic gradient step per row
+// (users, then items), rank kAlsRank, minimizing
+//   f(row) = 1/2 sum_j (r_j - row . o_j)^2 + lambda/2 |row|^2
+// with the step 1 / (lambda + sum_j |o_j|^2). That denominator bounds the
+// largest eigenvalue of f's Hessian (lambda I + sum_j o_j o_j^T) by its trace,
+// so every step decreases f: the iteration cannot diverge whatever the number
+// of ratings per row (a fixed rate did, to inf, with 512 ratings per item).
 inline constexpr int kAlsRank = 16;
-inline constexpr float kAlsRate = 0.01f;
 inline constexpr float kAlsLambda = 0.05f;
-// als_row: row_new = row + rate * (sum_j (r_j - row . other_j) other_j - lambda row).
 XF_HD void als_row(const float* row, const uint64_t* offsets, const uint32_t* cols,
                    const float* ratings, const float* other, uint64_t r, float* out) {
   float grad[kAlsRank];
-  for (int f = 0; f < kAlsRank; ++f) grad[f] = -kAlsLambda * row[f];
+  for (int f = 0; f < kAlsRank; ++f) grad[f] = fmul(-kAlsLambda, row[f]);
+  float norm = kAlsLambda;
   for (uint64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
     const float* o = other + uint64_t{cols[e]} * kAlsRank;
     float dot = 0.0f;
-    for (int f = 0; f < kAlsRank; ++f) dot += row[f] * o[f];
-    const float err = ratings[e] - dot;
-    for (int f = 0; f < kAlsRank; ++f) grad[f] += err * o[f];
+    for (int f = 0; f < kAlsRank; ++f) dot = fadd(dot, fmul(row[f], o[f]));
+    const float err = fsub(ratings[e], dot);
+    for (int f = 0; f < kAlsRank; ++f) {
+      grad[f] = fadd(grad[f], fmul(err, o[f]));
+      norm = fadd(norm, fmul(o[f], o[f]));
+    }
   }
-  for (int f = 0; f < kAlsRank; ++f) out[f] = row[f] + kAlsRate * grad[f];
+  for (int f = 0; f < kAlsRank; ++f) out[f] = fadd(row[f], fdiv(grad[f], norm));
 }
 XF_HD float als_init(uint64_t seed, uint64_t row, int f) {
   return 0.1f + 0.2f * unit_float(splitmix64(seed ^ (row * kAlsRank + static_cast<uint64_t>(f))));

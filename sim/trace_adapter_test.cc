@@ -1,0 +1,240 @@
+// sim/trace_adapter_test.cc — the adapter on traces written exactly as
+// native/proact writes them (runner.cc add_metadata, proact_device.cuh,
+// agents.cu): producer kernel id step*8+gpu, persistent agent kernels with a
+// begin and no end, sampled CTA records (first chunk + CTA bytes, 16-B
+// stores), one counter zero per chunk, transfers per slice with the
+// mechanism in flags, host_realtime timestamps, whole-file zstd.
+#include "sim/trace_adapter.h"
+
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "sim/platform_adapter.h"
+#include "sim/replay_engine.h"
+#include "traces/writer.h"
+
+namespace xferlab::sim {
+namespace {
+
+using traces::Event;
+using traces::EventKind;
+using traces::TransferMechanism;
+
+constexpr uint64_t kT0 = 1'763'800'000'000'000'000ull;  // host_realtime ns, 2025
+constexpr uint32_t kCtas = 64, kCtaBytes = 4096, kChunkBytes = 16384, kSample = 8;
+constexpr uint32_t kChunks = kCtas * kCtaBytes / kChunkBytes;
+constexpr uint64_t kKernelBegin = 1000, kCtaSpacing = 100, kCtaLength = 500;
+constexpr uint64_t kSlice = 8192;
+
+uint64_t cta_begin(uint32_t b) {
+  return kKernelBegin + b * kCtaSpacing;
+}
+uint64_t cta_end(uint32_t b) {
+  return cta_begin(b) + kCtaLength;
+}
+uint64_t zero_time(uint32_t c) {
+  return cta_end(4 * c + 3) + 50;
+}
+uint64_t kernel_end() {
+  return zero_time(kChunks - 1) + 10;
+}  // the last CTA decrements first
+
+Event ev(uint64_t t, EventKind k, uint16_t flags, uint16_t stream, uint32_t id, uint32_t aux,
+         uint64_t value) {
+  return Event{kT0 + t, static_cast<uint16_t>(k), flags, 0, stream, id, aux, value};
+}
+
+// write_proact_trace: one step of the micro workload (GPU 0 produces, GPU 1
+// receives) measured with `mech`; returns the last transfer end.
+uint64_t write_proact_trace(const std::string& path, const std::string& mech) {
+  traces::Metadata md;
+  md.producer.program = "proact";
+  md.gpus.resize(2);
+  for (uint32_t g = 0; g < 2; ++g) md.gpus[g].id = g, md.gpus[g].model = "NVIDIA H200";
+  md.set_parameter("workload", "micro");
+  md.set_parameter("mechanism", mech);
+  md.set_parameter("chunk_size", std::to_string(kChunkBytes) + "B");
+  md.set_parameter("threads", "1024");
+  md.set_parameter("gpus", "2");
+  md.set_parameter("trace_cta_sample", std::to_string(kSample));
+  md.set_parameter("slice_size", std::to_string(kSlice) + "B");
+  md.set_parameter("steps", "1");
+  md.set_parameter("step_regions", "0");
+  md.set_parameter("region0_size", std::to_string(kCtas * kCtaBytes) + "B");
+  md.set_parameter("region0_gpu0_chunks", "0.." + std::to_string(kChunks));
+  md.set_parameter("traced_run_time", "0.012345ms");
+  const bool polling = mech == "polling" || mech == "polling_tma";
+  const bool tracking = polling || mech == "cdp" || mech == "track";
+  const auto tm = mech == "polling_tma" ? TransferMechanism::kPollingTma
+                  : mech == "polling"   ? TransferMechanism::kPolling
+                  : mech == "cdp"       ? TransferMechanism::kCdp
+                                        : TransferMechanism::kMemcpy;
+  std::vector<Event> evs;
+  if (polling)
+    evs.push_back(ev(kKernelBegin - 200, EventKind::kKernelBegin, 0, 1, 0x10000, 132, 1024));
+  evs.push_back(ev(kKernelBegin, EventKind::kKernelBegin, 0, 0, 0, kCtas, 256));
+  for (uint32_t b = 0; b < kCtas; b += kSample) {
+    const uint32_t chunk = b * kCtaBytes / kChunkBytes;
+    evs.push_back(ev(cta_begin(b), EventKind::kCtaBegin, 16, b % 132, b, chunk, kCtaBytes));
+    evs.push_back(ev(cta_end(b), EventKind::kCtaEnd, 16, b % 132, b, chunk, kCtaBytes));
+  }
+  uint64_t last = kernel_end();
+  for (uint32_t c = 0; c < kChunks && tracking; ++c) {
+    evs.push_back(ev(zero_time(c), EventKind::kCounterZero, 0, 0, c, traces::kNoId, 0));
+    for (uint64_t s = 0; s < kChunkBytes / kSlice && mech != "track"; ++s) {
+      const uint32_t id = static_cast<uint32_t>(c * (kChunkBytes / kSlice) + s);
+      const uint64_t t = zero_time(c) + 300 + s * 40;
+      evs.push_back(ev(t, EventKind::kTransferBegin, uint16_t(tm), 3, id, 0b10, kSlice));
+      evs.push_back(ev(t + 700, EventKind::kTransferEnd, uint16_t(tm), 3, id, 0b10, kSlice));
+      last = std::max(last, t + 700);
+    }
+  }
+  evs.push_back(ev(kernel_end(), EventKind::kKernelEnd, 0, 0, 0, kCtas, 256));
+  if (mech == "memcpy") {  // trace_marker_kernel around cudaMemcpyPeerAsync
+    evs.push_back(ev(kernel_end() + 5000, EventKind::kTransferBegin, uint16_t(tm), 0, 0, 0b10,
+                     kCtas * kCtaBytes));
+    evs.push_back(ev(kernel_end() + 9000, EventKind::kTransferEnd, uint16_t(tm), 0, 0, 0b10,
+                     kCtas * kCtaBytes));
+    last = kernel_end() + 9000;
+  }
+  std::stable_sort(evs.begin(), evs.end(),
+                   [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
+  traces::TraceWriter w;
+  EXPECT_TRUE(w.open(path, md).ok());
+  EXPECT_TRUE(w.append(evs.data(), evs.size()).ok());
+  EXPECT_TRUE(w.close().ok());
+  return last;
+}
+
+std::string tmp_path(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) / name).string();
+}
+
+TEST(TraceAdapter, ProactNamesMapOntoEngineMechanisms) {
+  EXPECT_EQ(mechanism_from_trace_name("polling_tma")->mechanism, Mechanism::kPolling);
+  EXPECT_TRUE(mechanism_from_trace_name("polling_tma")->variant);
+  EXPECT_EQ(mechanism_from_trace_name("cdp_tail")->mechanism, Mechanism::kCdp);
+  EXPECT_EQ(mechanism_from_trace_name("none")->mechanism, Mechanism::kInfinite);
+  EXPECT_EQ(mechanism_from_trace_name("track")->mechanism, Mechanism::kInfinite);
+  EXPECT_EQ(mechanism_from_trace_name("inline")->mechanism, Mechanism::kInline);
+  EXPECT_EQ(mechanism_from_trace_name("memcpy")->mechanism, Mechanism::kMemcpy);
+  EXPECT_FALSE(mechanism_from_trace_name("polling")->variant);
+  EXPECT_FALSE(mechanism_from_trace_name("um").has_value());
+}
+
+// Counter zeros give every chunk's ready time exactly, although only every
+// 8th CTA is recorded; first writes of unrecorded chunks are interpolated
+// (exact here: CTAs start at a constant spacing).
+TEST(TraceAdapter, SampledPollingTmaTrace) {
+  const std::string path = tmp_path("micro_polling_tma.xft");
+  const uint64_t last = write_proact_trace(path, "polling_tma");
+  Result<ReplayInput> in = load_replay_input(path);
+  ASSERT_TRUE(in.ok()) << in.error().message;
+  EXPECT_EQ(in->name, "micro_polling_tma");
+  EXPECT_EQ(in->num_gpus, 2u);
+  ASSERT_EQ(in->iterations.size(), 1u);  // the agent kernel (no end) is not a producer
+  ASSERT_EQ(in->iterations[0].kernels.size(), 1u);
+  const KernelInput& k = in->iterations[0].kernels[0];
+  EXPECT_EQ(k.dest_mask, 0b10u);
+  EXPECT_DOUBLE_EQ(k.duration_ns, kernel_end() - kKernelBegin);
+  ASSERT_EQ(k.chunks.size(), kChunks);
+  for (uint32_t c = 0; c < kChunks; ++c) {
+    EXPECT_EQ(k.chunks[c].size_bytes, kChunkBytes);
+    EXPECT_EQ(k.chunks[c].writers, 4u);
+    EXPECT_EQ(k.chunks[c].store_bytes, 16u);
+    EXPECT_DOUBLE_EQ(k.chunks[c].ready_ns, zero_time(c) - kKernelBegin) << c;
+    EXPECT_NEAR(k.chunks[c].first_write_ns, cta_begin(4 * c) - kKernelBegin, 1e-6) << c;
+  }
+  ASSERT_TRUE(in->measured.has_value());
+  EXPECT_EQ(in->measured->mechanism, Mechanism::kPolling);
+  EXPECT_EQ(in->measured->trace_mechanism, "polling_tma");
+  EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
+  EXPECT_DOUBLE_EQ(in->measured->host_time_ns, 12345);
+  EXPECT_EQ(in->measured->payload_bytes, uint64_t{kChunks} * kChunkBytes);
+}
+
+// Without counters (memcpy, inline) ready times come from the recorded CTAs:
+// each chunk's last recorded writer, interpolated for unrecorded chunks; the
+// error is below kSample CTA spacings.
+TEST(TraceAdapter, SampledTraceWithoutCounters) {
+  for (const std::string mech : {"memcpy", "inline"}) {
+    const std::string path = tmp_path("micro_" + mech + ".xft");
+    const uint64_t last = write_proact_trace(path, mech);
+    Result<ReplayInput> in = load_replay_input(path);
+    ASSERT_TRUE(in.ok()) << in.error().message;
+    const KernelInput& k = in->iterations[0].kernels[0];
+    ASSERT_EQ(k.chunks.size(), kChunks) << mech;
+    for (uint32_t c = 0; c < kChunks; ++c) {
+      EXPECT_NEAR(k.chunks[c].ready_ns, zero_time(c) - kKernelBegin, kSample * kCtaSpacing);
+    }
+    ASSERT_TRUE(in->measured.has_value()) << mech;
+    EXPECT_EQ(mechanism_name(in->measured->mechanism), mech);
+    EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
+  }
+}
+
+// A whole-file zstd copy reads the same; a damaged one is an error naming it.
+TEST(TraceAdapter, ReadsZstdCompressedTraces) {
+  const std::string path = tmp_path("micro_cdp.xft");
+  write_proact_trace(path, "cdp");
+  std::ifstream f(path, std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string z(ZSTD_compressBound(raw.size()), '\0');
+  z.resize(ZSTD_compress(z.data(), z.size(), raw.data(), raw.size(), 3));
+  const std::string zpath = tmp_path("sub/micro_cdp.xft.zst");
+  std::filesystem::create_directories(std::filesystem::path(zpath).parent_path());
+  {
+    std::ofstream zf(zpath, std::ios::binary);
+    zf << z;
+    ASSERT_TRUE(zf.good()) << zpath;
+  }
+  Result<ReplayInput> a = load_replay_input(path), b = load_replay_input(zpath);
+  ASSERT_TRUE(a.ok() && b.ok()) << (b.ok() ? "" : b.error().message);
+  EXPECT_EQ(b->name, "micro_cdp");
+  ASSERT_EQ(a->num_chunks(), b->num_chunks());
+  for (size_t c = 0; c < kChunks; ++c) {
+    EXPECT_EQ(a->iterations[0].kernels[0].chunks[c].ready_ns,
+              b->iterations[0].kernels[0].chunks[c].ready_ns);
+  }
+  EXPECT_TRUE(is_trace_file(zpath));
+  const std::vector<std::string> found = find_traces(::testing::TempDir());
+  EXPECT_NE(std::find(found.begin(), found.end(), zpath), found.end());
+
+  const std::string bad = tmp_path("bad.xft.zst");
+  std::ofstream(bad, std::ios::binary) << z.substr(0, z.size() / 2);
+  Result<ReplayInput> e = load_replay_input(bad);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find(bad), std::string::npos) << e.error().message;
+}
+
+// The proact trace replays on the 2x H200 preset with every mechanism; the
+// measured mechanism's replay lands within the trace's scale.
+TEST(TraceAdapter, ProactTraceReplays) {
+  const std::string path = tmp_path("micro_polling.xft");
+  write_proact_trace(path, "polling");
+  Result<ReplayInput> in = load_replay_input(path);
+  ASSERT_TRUE(in.ok()) << in.error().message;
+  Result<Machine> m = load_machine("h200x2_nvlink4", {});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const ReplayInput gen = separate_data_generation(*in, *m);
+  double infinite = 0;
+  for (Mechanism mech : kAllMechanisms) {
+    Result<ReplayResult> r = simulate_isolated(gen, *m, ReplayOptions{mech, false});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->chunks, kChunks);
+    if (mech == Mechanism::kInfinite) infinite = r->end_to_end_ns;
+    EXPECT_GE(r->end_to_end_ns, gen.iterations[0].kernels[0].duration_ns) << mechanism_name(mech);
+    if (mech != Mechanism::kInfinite) {
+      EXPECT_DOUBLE_EQ(r->payload_bytes, double{kChunks} * kChunkBytes) << mechanism_name(mech);
+    }
+  }
+  EXPECT_GT(infinite, 0);
+}
+
+}  // namespace
+}  // namespace xferlab::sim

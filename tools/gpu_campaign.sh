@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs measurement sets on a GPU machine from the repository root, after
+# tools/gpu_bundle.sh built dist/ here and dist/ was carried there:
+#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact
+# Each part's run script writes CSVs, compact traces and provenance into
+# OUT_DIR/PART; each part is then packed into OUT_DIR/PART.tgz (the GPU hosts
+# have no zstd binary; traces are already zstd-compressed per block).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: tools/gpu_campaign.sh OUT_DIR PART...}
+shift
+[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact)" >&2; exit 2; }
+[ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
+source dist/env.sh
+export CUDA_MODULE_LOADING=EAGER
+work=$(mktemp -d)
+rc=0
+for part in "$@"; do
+  case "$part" in
+    bench) script=native/bench/run_all.sh ;;
+    halo) script=native/halo/run_all.sh ;;
+    proact) script=native/proact/run_all.sh ;;
+    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact)" >&2; exit 2 ;;
+  esac
+  t0=$(date +%s)
+  echo "=== $part: $script"
+  "$script" "$work/$part" 2>&1 | tail -40
+  status=${PIPESTATUS[0]}
+  echo "=== $part: exit $status after $(( $(date +%s) - t0 )) s"
+  [ "$status" -eq 0 ] || rc=1
+  { echo "campaign_command: tools/gpu_campaign.sh $out $part"; cat dist/BUILD_INFO; } > "$work/$part/BUILD_INFO"
+  tar -C "$work" -czf "$out/$part.tgz" "$part"
+  ls -la "$out/$part.tgz"
+done
+exit $rc
