@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string_view>
 
 #include "common/table.h"
 #include "common/units.h"
+#include "hw_model/calibrate.h"
 #include "hw_model/platform.h"
 
 namespace xferlab::hw_model {
@@ -33,6 +37,18 @@ constexpr const char* kPlatformUsage =
     "Presets are hw_model/presets/NAME.toml (also searched in $XFERLAB_PRESETS).\n"
     "`show` prints the preset with every parameter resolved; `keys` lists every\n"
     "parameter with its unit, default and description.\n";
+
+constexpr const char* kCalibrateUsage =
+    "usage: xferlab calibrate --link-bench FILE [--notify-bench FILE] [--proact-micro FILE]\n"
+    "                         [--proact-bytes SIZE] [--preset PRESET] [-o FILE]\n"
+    "                         [--format table|csv|json]\n\n"
+    "Fits the unpublished constants of PRESET (default h200x2_nvlink4) to native/\n"
+    "measurements: GPU-link and host-link packet formats, efficiency and rate limits\n"
+    "(link_bench.csv), copy-engine initiation, notification latencies\n"
+    "(notify_bench.csv), polling copy rate, polling SM share and CDP launch interval\n"
+    "(PROACT micro_g2.csv; --proact-bytes: bytes each GPU sends, default 256MiB).\n"
+    "Writes the fitted preset to -o FILE and prints model vs measurement with the\n"
+    "error of each. Method: docs/calibration.md.\n";
 
 int usage_error(std::ostream& err, std::string_view command, const std::string& message) {
   err << "xferlab " << command << ": " << message << "\n";
@@ -241,6 +257,100 @@ int run_platform(const std::vector<std::string>& args, std::ostream& out, std::o
   return usage_error(
       err, "platform",
       "unknown action '" + action + "'" + did_you_mean(action, {"list", "show", "keys"}));
+}
+
+namespace {
+
+// user_path: relative paths are relative to where the user ran the command
+// (`bazel run` changes directory into the runfiles).
+std::string user_path(const std::string& path) {
+  const char* dir = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || !dir) return path;
+  return std::string(dir) + "/" + path;
+}
+
+Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(user_path(path), std::ios::binary);
+  if (!in) return make_error(path + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+template <typename Row>
+Result<std::vector<Row>> read_rows(const std::string& path,
+                                   Result<std::vector<Row>> (*parse)(std::string_view,
+                                                                     std::string_view)) {
+  Result<std::string> text = read_text(path);
+  if (!text.ok()) return text.error();
+  return parse(*text, path);
+}
+
+}  // namespace
+
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> normalized = args;
+  for (std::string& a : normalized)
+    if (a == "-o") a = "--output";
+  Result<Options> parsed =
+      parse_options(normalized, {"--link-bench", "--notify-bench", "--proact-micro",
+                                 "--proact-bytes", "--preset", "--output", "--format"});
+  if (!parsed.ok()) return usage_error(err, "calibrate", parsed.error().message);
+  const Options& o = *parsed;
+  if (o.help) {
+    out << kCalibrateUsage;
+    return kExitOk;
+  }
+  if (!o.words.empty())
+    return usage_error(err, "calibrate", "unexpected argument '" + o.words[0] + "'");
+  auto link_bench = o.get("--link-bench");
+  if (!link_bench) return usage_error(err, "calibrate", "--link-bench FILE is required");
+  Result<OutputFormat> format = parse_output_format(o.get("--format").value_or("table"));
+  if (!format.ok()) return usage_error(err, "calibrate", format.error().message);
+
+  CalibrationInputs in;
+  if (auto bytes = o.get("--proact-bytes")) {
+    Result<double> v = parse_quantity(*bytes, Unit::kSizeBytes);
+    if (!v.ok() || !(*v > 0))
+      return usage_error(err, "calibrate", "--proact-bytes: '" + *bytes + "' is not a size > 0");
+    in.proact_bytes_per_gpu = *v;
+  }
+  in.link_bench_file = *link_bench;
+  Result<std::vector<LinkBenchRow>> lb = read_rows(*link_bench, &parse_link_bench);
+  if (!lb.ok()) return report(err, "calibrate", lb.error());
+  in.link_bench = std::move(*lb);
+  if (auto f = o.get("--notify-bench")) {
+    in.notify_bench_file = *f;
+    Result<std::vector<NotifyBenchRow>> rows = read_rows(*f, &parse_notify_bench);
+    if (!rows.ok()) return report(err, "calibrate", rows.error());
+    in.notify_bench = std::move(*rows);
+  }
+  if (auto f = o.get("--proact-micro")) {
+    in.proact_micro_file = *f;
+    Result<std::vector<ProactMicroRow>> rows = read_rows(*f, &parse_proact_micro);
+    if (!rows.ok()) return report(err, "calibrate", rows.error());
+    in.proact_micro = std::move(*rows);
+  }
+  const std::string preset = o.get("--preset").value_or("h200x2_nvlink4");
+  Result<Platform> base = load_platform(preset);
+  if (!base.ok()) return report(err, "calibrate", base.error());
+  Result<CalibrationResult> result = calibrate(*base, in);
+  if (!result.ok()) return report(err, "calibrate", result.error());
+
+  if (auto path = o.get("--output")) {
+    std::ofstream file(user_path(*path));
+    if (!file) return report(err, "calibrate", make_runtime_error(*path + ": cannot write"));
+    file << "# Generated by: xferlab calibrate";
+    for (const std::string& a : args) file << " " << a;
+    file << "\n# Method and model-vs-measurement table: docs/calibration.md.\n";
+    file << dump_platform(result->platform);
+    if (!file) return report(err, "calibrate", make_runtime_error(*path + ": write failed"));
+  }
+  Table table({{"group"}, {"case"}, {"unit"}, {"measured", 5}, {"model", 5}, {"error", 3}});
+  for (const Comparison& c : result->comparisons)
+    table.add_row({c.group, c.name, c.unit, c.measured, c.model, c.error()});
+  table.write(out, *format);
+  return kExitOk;
 }
 
 }  // namespace xferlab::hw_model

@@ -19,7 +19,15 @@ int run_link(const std::vector<std::string>& args, std::ostream& out, std::ostre
 // run_platform: xferlab platform list | show PRESET [--set key=value]... | keys [--format F]
 int run_platform(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// run_calibrate: xferlab calibrate --link-bench FILE [--notify-bench FILE]
+//   [--proact-micro FILE] [--proact-bytes SIZE] [--preset PRESET] [-o FILE]
+//   [--format table|csv|json]
+// Fits the preset's unpublished constants to the measurements, writes the
+// fitted preset to FILE (default: none) and prints model vs measurement.
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 inline constexpr const char* kLinkSummary = "wire bytes, efficiency and time per write size";
 inline constexpr const char* kPlatformSummary = "list, show or describe machine presets";
+inline constexpr const char* kCalibrateSummary = "fit a preset to link/notification measurements";
 
 }  // namespace xferlab::hw_model

@@ -59,6 +59,15 @@ const Param<F> kLinkParams[] = {
      &F::packets_per_flow_control},
     {"max_packet_rate", Unit::kRatePerS, "packets/s one link accepts (0 = unlimited)",
      &F::max_packets_per_s},
+    {"link_efficiency", Unit::kNone,
+     "share of the encoded rate left for packets (link-layer overhead not charged per packet)",
+     &F::link_efficiency},
+    {"partial_line", Unit::kSizeBytes,
+     "target memory line: scattered writes not covering whole lines are partial (0 = off)",
+     &F::partial_line_bytes},
+    {"partial_line_write_rate", Unit::kRatePerS,
+     "partial-line writes/s one link's target absorbs (0 = unlimited)",
+     &F::partial_line_writes_per_s},
 };
 
 double ceil_div(double a, double b) {
@@ -224,6 +233,10 @@ Status LinkFormat::validate() const {
   XF_RETURN_IF_ERROR(non_negative("flow_control", flow_control_bytes));
   XF_RETURN_IF_ERROR(positive("packets_per_flow_control", packets_per_flow_control));
   XF_RETURN_IF_ERROR(non_negative("max_packet_rate", max_packets_per_s));
+  if (!(link_efficiency > 0 && link_efficiency <= 1))
+    return make_error("key 'link_efficiency': must be > 0 and <= 1");
+  XF_RETURN_IF_ERROR(non_negative("partial_line", partial_line_bytes));
+  XF_RETURN_IF_ERROR(non_negative("partial_line_write_rate", partial_line_writes_per_s));
   if (max_payload_bytes < data_granule_bytes)
     return make_error("key 'max_payload': smaller than data_granule");
   if (std::fmod(max_payload_bytes, data_granule_bytes) != 0)
@@ -272,6 +285,7 @@ const char* link_bound_name(LinkBound bound) {
     case LinkBound::kBytes: return "bytes";
     case LinkBound::kPacketRate: return "rate";
     case LinkBound::kReverseBytes: return "reverse";
+    case LinkBound::kPartialLine: return "partial_line";
   }
   return "?";
 }
@@ -282,6 +296,7 @@ WireBytes& WireBytes::operator+=(const WireBytes& other) {
   data_bytes += other.data_bytes;
   reverse_bytes += other.reverse_bytes;
   reverse_packets += other.reverse_packets;
+  partial_line_packets += other.partial_line_packets;
   return *this;
 }
 
@@ -293,7 +308,7 @@ Result<LinkModel> LinkModel::create(const LinkFormat& format) {
 
 LinkModel::LinkModel(const LinkFormat& format) : format_(format) {
   encoding_factor_ = static_cast<double>(format.encoding_total_bits) /
-                     static_cast<double>(format.encoding_payload_bits);
+                     static_cast<double>(format.encoding_payload_bits) / format.link_efficiency;
   raw_bw_bytes_per_s_ = static_cast<double>(format.lanes) * format.lane_rate_bytes_per_s;
   latency_ns_ =
       format.latency_ns + static_cast<double>(format.switch_hops) * format.switch_latency_ns;
@@ -337,6 +352,8 @@ WireBytes LinkModel::write(double size_bytes) const {
     w.data_bytes += packet_wire_bytes(rest, std::fmod(rest, format_.full_write_granule_bytes) != 0);
   w.data_bytes += format_.message_extra_bytes * flit_factor_ * encoding_factor_;
   w.reverse_bytes = reverse_bytes_for(w.packets);
+  const double line = format_.partial_line_bytes;
+  if (line > 0 && std::fmod(size_bytes, line) != 0) w.partial_line_packets = 1;
   return w;
 }
 
@@ -347,6 +364,7 @@ WireBytes scale(WireBytes w, double count) {
   w.data_bytes *= count;
   w.reverse_bytes *= count;
   w.reverse_packets *= count;
+  w.partial_line_packets *= count;
   return w;
 }
 }  // namespace
@@ -431,6 +449,14 @@ LinkTime LinkModel::time(const WireBytes& wire, int64_t links) const {
   if (reverse_ns > t.transfer_ns) {
     t.transfer_ns = reverse_ns;
     t.bound = LinkBound::kReverseBytes;
+  }
+  if (format_.partial_line_writes_per_s > 0) {
+    double partial_ns =
+        wire.partial_line_packets / (format_.partial_line_writes_per_s * n) * 1e9;
+    if (partial_ns > t.transfer_ns) {
+      t.transfer_ns = partial_ns;
+      t.bound = LinkBound::kPartialLine;
+    }
   }
   t.time_ns = latency_ns_ + t.transfer_ns;
   return t;

@@ -58,6 +58,13 @@ struct LinkFormat {
   double packets_per_flow_control = 8;  ///< data packets per credit update.
   // Issue rate.
   double max_packets_per_s = 0;  ///< packets/s one link accepts from a source; 0 = unlimited.
+  // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
+  double link_efficiency = 1;      ///< share of the encoded rate left for packets (link-layer
+                                   ///< CRC/replay/credit overhead not charged per packet).
+  double partial_line_bytes = 0;   ///< target memory line; a scattered write not covering whole
+                                   ///< lines is a partial-line write (host RMW); 0 = off.
+  double partial_line_writes_per_s = 0;  ///< partial-line writes/s one link's target absorbs;
+                                         ///< 0 = unlimited.
 
   Status validate() const;  ///< positive rates, payload ≥ granules, flit payload ≤ flit, ...
   static std::span<const Param<LinkFormat>> params();
@@ -89,14 +96,16 @@ struct WireBytes {
   double data_bytes = 0;
   double reverse_bytes = 0;
   double reverse_packets = 0;  ///< read requests (ACK/flow-control DLLPs not counted).
+  double partial_line_packets = 0;  ///< writes that cover only part of a target line.
 
   WireBytes& operator+=(const WireBytes& other);
   double efficiency() const { return data_bytes > 0 ? payload_bytes / data_bytes : 0; }
 };
 
 // LinkBound: what limits the throughput of a pattern (kLatency: nothing sent).
-enum class LinkBound { kLatency, kBytes, kPacketRate, kReverseBytes };
-const char* link_bound_name(LinkBound bound);  ///< "latency" | "bytes" | "rate" | "reverse".
+enum class LinkBound { kLatency, kBytes, kPacketRate, kReverseBytes, kPartialLine };
+// link_bound_name: "latency" | "bytes" | "rate" | "reverse" | "partial_line".
+const char* link_bound_name(LinkBound bound);
 
 // LinkTime: time to move a pattern, and what limited it.
 struct LinkTime {
@@ -144,7 +153,8 @@ class LinkModel {
   double efficiency(double size_bytes, LinkOp op = LinkOp::kWrite) const;
 
   // time: moving `wire` over `links` parallel links (bytes and packets spread
-  // evenly): latency + max(bytes / bandwidth, packets / packet rate, reverse).
+  // evenly): latency + max(bytes / bandwidth, packets / packet rate, reverse,
+  // partial-line writes / partial-line rate).
   LinkTime time(const WireBytes& wire, int64_t links = 1) const;
 
   // one_way_latency_ns: link latency plus switch hops.
@@ -155,7 +165,7 @@ class LinkModel {
   double reverse_bytes_for(double packets) const;
 
   LinkFormat format_;
-  double encoding_factor_ = 1;  // total bits / payload bits
+  double encoding_factor_ = 1;  // total bits / payload bits / link efficiency
   double raw_bw_bytes_per_s_ = 0;
   double latency_ns_ = 0;
   double flit_factor_ = 1;             // flit bytes / flit payload bytes when packets share flits

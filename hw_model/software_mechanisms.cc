@@ -31,6 +31,12 @@ const Param<S> kSoftwareParams[] = {
      &S::memcpy_initiation_ns},
     {"store_bytes_per_thread", Unit::kSizeBytes, "inline: bytes per store per thread",
      &S::store_bytes_per_thread},
+    {"cdp_launch_interval", Unit::kTimeNs,
+     "device launches of one GPU are serialized at this interval (0 = unlimited)",
+     &S::cdp_launch_interval_ns},
+    {"polling_sm_share", Unit::kNone,
+     "compute slowdown while the polling agent runs (0 = from its warp slots)",
+     &S::polling_sm_share},
 };
 
 constexpr double kWarpThreads = 32;
@@ -53,6 +59,9 @@ Status SoftwareConfig::validate() const {
   if (cdp_max_pending < 1) return make_error("key 'cdp_max_pending': must be >= 1");
   if (!(memcpy_initiation_ns >= 0)) return make_error("key 'memcpy_initiation': must be >= 0");
   if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
+  if (!(cdp_launch_interval_ns >= 0)) return make_error("key 'cdp_launch_interval': must be >= 0");
+  if (!(polling_sm_share >= 0 && polling_sm_share < 1))
+    return make_error("key 'polling_sm_share': must be >= 0 and < 1");
   return Status::Ok();
 }
 
@@ -76,6 +85,7 @@ double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape&
   double taken = 0;
   switch (mechanism) {
     case Mechanism::kPolling:
+      if (config_.polling_sm_share > 0) return config_.polling_sm_share;
       taken = static_cast<double>(config_.polling_warps) + copy_warps;
       break;
     case Mechanism::kCdp: taken = copy_warps; break;  // only while a child copies

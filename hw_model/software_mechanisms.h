@@ -33,6 +33,11 @@ struct SoftwareConfig {
   int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
   double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
   double store_bytes_per_thread = 4;  ///< inline: bytes per store instruction per thread.
+  // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
+  double cdp_launch_interval_ns = 0;  ///< device launches of one GPU are serialized at this
+                                      ///< interval (0 = not limited).
+  double polling_sm_share = 0;        ///< measured compute slowdown of the polling agent;
+                                      ///< 0 = derive from the warp slots it takes.
 
   Status validate() const;
   static std::span<const Param<SoftwareConfig>> params();
@@ -59,7 +64,8 @@ class SoftwareMechanisms {
   const SoftwareConfig& config() const { return config_; }
 
   // compute_slowdown: fraction of the GPU's warp slots the mechanism keeps from
-  // compute (polling: polling_warps + copy threads; others: 0 while idle).
+  // compute (polling: polling_sm_share if set, else polling_warps + copy
+  // threads over all warp slots; others: 0 while idle).
   double compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const;
 
   // sm_copy_bw_bytes_per_s: transfer_threads × per-thread rate (before link limits).

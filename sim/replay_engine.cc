@@ -26,10 +26,6 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 constexpr double kNsPerS = 1e9;
-// Inline stores: chunk store groups one producer keeps in flight per
-// destination before its SMs stall on the link (the memory system's
-// outstanding-store capacity, expressed in chunks).
-constexpr size_t kInlineInflightChunks = 4;
 
 double now_ns() {
   return sg4::Engine::get_clock() * kNsPerS;
@@ -47,6 +43,7 @@ struct Run {
   ReplayResult result;
   std::vector<std::pair<double, double>> busy;  // transfer intervals of the current iteration
   std::vector<double> egress_bytes;             // wire bytes per source GPU
+  double lane_cap_bytes_per_s = 0;              // one source lane's cap (0 = uncapped)
 
   void span(std::string name, const char* cat, uint32_t gpu, uint32_t lane, double start_ns,
             double end_ns) {
@@ -77,6 +74,27 @@ std::vector<uint32_t> dests(const Run& run, const KernelInput& k) {
     if (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1))) out.push_back(d);
   }
   return out;
+}
+
+// window_chunks: chunk transfers per destination a producer keeps in flight
+// before it waits for the oldest: enough to cover the link's bandwidth-delay
+// product (bw x round trip), plus one. SM stores and DMA packets are posted
+// writes, so a sender is limited by link bandwidth, not by latency; waiting
+// per chunk would make small chunks latency-bound (docs/sim.md, "Windows").
+size_t window_chunks(const Run& run, const KernelInput& k, double chunk_wire_bytes) {
+  double rtt_ns = 0;
+  for (uint32_t d = 0; d < run.machine->num_gpus; ++d) {
+    if (d != k.gpu) rtt_ns = std::max(rtt_ns, 2 * run.machine->path_latency_ns(k.gpu, d));
+  }
+  const double bdp_bytes = run.machine->gpu_link.bw_bytes_per_s * rtt_ns / kNsPerS;
+  if (chunk_wire_bytes <= 0) return 1;
+  return 1 + static_cast<size_t>(std::ceil(bdp_bytes / chunk_wire_bytes));
+}
+
+double max_chunk_bytes(const KernelInput& k) {
+  double m = 0;
+  for (const ChunkInput& c : k.chunks) m = std::max(m, static_cast<double>(c.size_bytes));
+  return m;
 }
 
 // start_flight: a transfer of `cost` wire bytes carrying `payload` bytes
@@ -134,23 +152,34 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
 }
 
 // inline: each store goes to every peer as issued; the kernel stalls when
-// the link cannot absorb its stores (kInlineInflightChunks per destination).
+// the link cannot absorb its stores (more than a window of chunks queued).
 void run_inline(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<uint32_t> ds = dests(run, k);
+  const double store0 = c.inline_store_bytes > 0 ? c.inline_store_bytes
+                        : k.chunks.empty()       ? 4
+                                                 : k.chunks.front().store_bytes;
+  const double chunk0 = max_chunk_bytes(k);
+  const size_t window =
+      window_chunks(run, k, run.machine->gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
+      ds.size();
   std::deque<Flight> flights;
   double stall_ns = 0;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
     const double planned = kb + stall_ns + ch.first_write_ns;
     run.sleep_until(planned);
-    while (flights.size() >= kInlineInflightChunks * ds.size()) {
+    // Only the time spent waiting for the link stalls the kernel (a chunk
+    // whose planned start already passed while waiting for an earlier one
+    // adds nothing more).
+    const double wait_from = now_ns();
+    while (!flights.empty() && flights.size() >= window) {
       finish_flight(run, flights.front());
       flights.pop_front();
     }
-    if (now_ns() > planned) {
-      run.span("stall", "stall", k.gpu, 0, planned, now_ns());
-      stall_ns += now_ns() - planned;
+    if (now_ns() > wait_from) {
+      run.span("stall", "stall", k.gpu, 0, wait_from, now_ns());
+      stall_ns += now_ns() - wait_from;
     }
     const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : ch.store_bytes;
     const double stores = std::ceil(static_cast<double>(ch.size_bytes) / store);
@@ -173,6 +202,8 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double dilation = 1.0 / (1.0 - c.polling_sm_share);
   const std::vector<uint32_t> ds = dests(run, k);
+  const size_t window =
+      window_chunks(run, k, run.machine->gpu_link.bulk(max_chunk_bytes(k)).wire_bytes) * ds.size();
   std::deque<Flight> flights;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
@@ -188,7 +219,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
       run.sleep_until(start + payload * ds.size() / c.polling_copy_bw_bytes_per_s * kNsPerS);
       run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
     }
-    while (flights.size() > kInlineInflightChunks * ds.size()) {
+    while (!flights.empty() && flights.size() > window) {
       finish_flight(run, flights.front());
       flights.pop_front();
     }
@@ -277,13 +308,19 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
         "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
         [&run, &k, &c, ds, triggers, next, ch] {
           const uint32_t lane = 100 + static_cast<uint32_t>(ch);
+          const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
+          const double emit_bw =
+              run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
+          const size_t window =
+              window_chunks(run, k, run.machine->gpu_link.bulk(max_chunk_bytes(k)).wire_bytes) *
+              ds.size();
+          std::deque<Flight> flights;
           while (*next < triggers->size()) {
             const Trigger t = (*triggers)[(*next)++];
             run.sleep_until(t.time_ns);
             const ChunkInput& chunk = k.chunks[t.chunk];
             const double payload = static_cast<double>(chunk.size_bytes);
             const WireCost cost = run.machine->gpu_link.bulk(payload);
-            std::deque<Flight> flights;
             // One descriptor per chunk with fan-out, else one per destination.
             const size_t descriptors = c.dma_fan_out ? 1 : ds.size();
             for (size_t di = 0; di < descriptors; ++di) {
@@ -292,13 +329,23 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
               run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, lane, issue,
                        now_ns());
               const size_t d_end = c.dma_fan_out ? ds.size() : di + 1;
+              const double emit = now_ns();
               for (size_t d = c.dma_fan_out ? 0 : di; d < d_end; ++d) {
                 flights.push_back(start_flight(run, k.gpu, static_cast<uint32_t>(ch), ds[d],
                                                t.chunk, payload, cost));
               }
+              // The channel moves on once it has emitted this descriptor's
+              // packets (posted writes; the window is the lane cap), not when
+              // they are acknowledged: descriptors pipeline.
+              run.sleep_until(emit + cost.wire_bytes * static_cast<double>(d_end - di) /
+                                         emit_bw * kNsPerS);
             }
-            finish_all(run, flights);
+            while (!flights.empty() && flights.size() > window) {
+              finish_flight(run, flights.front());
+              flights.pop_front();
+            }
           }
+          finish_all(run, flights);
         }));
   }
   const double ke = kb + k.duration_ns + stall_ns;
@@ -427,8 +474,10 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.input = &input;
   run.machine = &machine;
   run.options = options;
-  run.platform = SimPlatform::build(machine, lanes_for(machine, options.mechanism),
-                                    packet_wire_bytes(machine, input, options.mechanism));
+  const SourceLanes lanes = lanes_for(machine, options.mechanism);
+  run.lane_cap_bytes_per_s = lanes.cap_bytes_per_s;
+  run.platform =
+      SimPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);
   run.result.mechanism = options.mechanism;
   run.result.chunks = input.num_chunks();

@@ -66,6 +66,15 @@ struct Measured {
   uint64_t payload_bytes = 0;   ///< bytes moved (0 if unknown).
   std::string trace_mechanism;  ///< the trace's own name for it (e.g. "polling_tma").
   double host_time_ns = 0;  ///< producer's host-timed run (proact traced_run_time), 0 if unknown.
+  /// Median host wall time of the untraced repetitions of the same
+  /// configuration (proact results CSV, time_ms), 0 if not found; what
+  /// validate compares against (docs/validation.md, "What is measured").
+  double host_median_ns = 0;
+  std::string host_median_source;  ///< the CSV file it came from.
+  bool truncated = false;          ///< the trace lost events (covers part of the run).
+
+  /// reference_ns: host median when known, else the traced device span.
+  double reference_ns() const { return host_median_ns > 0 ? host_median_ns : end_to_end_ns; }
 };
 
 // ReplayInput: the whole run.
@@ -78,6 +87,9 @@ struct ReplayInput {
   /// Kernel-only reference duration (no transfers, no agents), when the trace
   /// recorded one; used to separate data generation from mechanism cost.
   std::optional<double> kernel_only_ns;
+  /// Copy threads of the trace's software agent (proact `threads`), applied
+  /// as software.transfer_threads when the trace was measured with polling.
+  std::optional<uint32_t> agent_threads;
 
   // validate: non-empty, GPUs in range, chunk times inside their kernel,
   // chunks sorted. Messages name the iteration/kernel/chunk.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <vector>
@@ -38,6 +39,66 @@ struct ChunkAcc {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// split_csv_line: fields of one CSV line ("..." quoting with "" escapes).
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"', ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        out.back() += ch;
+      }
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      out.emplace_back();
+    } else if (ch != '\r') {
+      out.back() += ch;
+    }
+  }
+  return out;
+}
+
+// host_median: proact's results row for this trace file: the CSV the run
+// wrote (parameter `csv`, looked up by file name beside the trace or one
+// folder up), the row whose `trace` column names this file; time_ms there
+// is the median host wall time of the untraced repetitions.
+std::optional<std::pair<double, std::string>> host_median(const std::string& trace_path,
+                                                          const std::string& csv_param) {
+  namespace fs = std::filesystem;
+  const fs::path trace(trace_path);
+  const std::string file =
+      ends_with(trace_path, ".zst") ? trace.stem().string() : trace.filename().string();
+  const fs::path csv_name = fs::path(csv_param).filename();
+  for (const fs::path& dir : {trace.parent_path(), trace.parent_path().parent_path()}) {
+    const fs::path csv = dir / csv_name;
+    std::ifstream in(csv);
+    std::string line;
+    if (!in || !std::getline(in, line)) continue;
+    const std::vector<std::string> header = split_csv_line(line);
+    const auto col = [&](std::string_view name) {
+      return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const size_t trace_col = col("trace"), time_col = col("time_ms");
+    if (trace_col >= header.size() || time_col >= header.size()) continue;
+    while (std::getline(in, line)) {
+      const std::vector<std::string> f = split_csv_line(line);
+      if (f.size() <= std::max(trace_col, time_col)) continue;
+      if (fs::path(f[trace_col]).filename() != file) continue;
+      char* end = nullptr;
+      const double ms = std::strtod(f[time_col].c_str(), &end);
+      if (end == f[time_col].c_str() || !(ms > 0)) continue;
+      return std::make_pair(ms * 1e6, csv.filename().string());
+    }
+  }
+  return std::nullopt;
 }
 
 // TempFile: a decompressed copy of a *.zst trace, removed when dropped.
@@ -458,9 +519,22 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       if (!v.ok()) return make_error(path + ": parameter traced_run_time: " + v.error().message);
       m.host_time_ns = *v;
     }
+    // A trace that lost events covers only part of the run: the results
+    // CSV (whole run) is then not comparable; the traced span is.
+    const auto lost = md.parameter("lost_events");
+    m.truncated = lost && std::atoll(lost->c_str()) > 0;
+    if (auto csv = md.parameter("csv"); csv && !m.truncated) {
+      if (auto hm = host_median(path, *csv)) {
+        m.host_median_ns = hm->first;
+        m.host_median_source = hm->second;
+      }
+    }
     in.measured = m;
   }
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
+  if (auto th = md.parameter("threads")) {
+    if (const int n = std::atoi(th->c_str()); n > 0) in.agent_threads = static_cast<uint32_t>(n);
+  }
   if (auto ko = md.parameter("kernel_only_time")) {
     Result<double> v = parse_quantity(*ko, Unit::kTimeNs);
     if (!v.ok()) return make_error(path + ": parameter kernel_only_time: " + v.error().message);

@@ -3,6 +3,7 @@
 #include "traces/reader.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -10,7 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "traces/event_names.h"
 #include "traces/file_format.h"
@@ -41,6 +44,53 @@ std::string magic_text(const char* m) {
       out += kHex[c & 15];
     }
   }
+  return out;
+}
+
+// Whole-file zstd (e.g. `zstd run.xft` -> run.xft.zst) starts with this frame
+// magic; such files are decompressed once into an anonymous in-memory file so
+// that every reader feature (random access included) works on them.
+constexpr unsigned char kZstdFrameMagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+// Refuse to inflate beyond this: a corrupt or hostile frame cannot fill memory.
+constexpr uint64_t kMaxInflatedBytes = uint64_t{64} << 30;
+
+// inflate_zstd_file: decompresses the zstd stream in `fd` into a new memfd.
+Result<int> inflate_zstd_file(int fd, const std::string& path) {
+  const int out = ::memfd_create("xferlab-trace", MFD_CLOEXEC);
+  if (out < 0)
+    return make_runtime_error(path + ": cannot create memory file: " + std::strerror(errno));
+  auto fail = [&](std::string message) {
+    ::close(out);
+    return Result<int>(make_error(path + ": " + message));
+  };
+  std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
+                                                              ZSTD_freeDStream);
+  if (!ds) return fail("cannot create zstd stream");
+  std::vector<char> in(ZSTD_DStreamInSize()), outbuf(ZSTD_DStreamOutSize());
+  uint64_t in_total = 0, out_total = 0;
+  size_t last = 1;
+  for (;;) {
+    ssize_t n = ::pread(fd, in.data(), in.size(), off_t(in_total));
+    if (n < 0) return fail(std::string("read error: ") + std::strerror(errno));
+    if (n == 0) break;
+    ZSTD_inBuffer ib{in.data(), size_t(n), 0};
+    while (ib.pos < ib.size) {
+      ZSTD_outBuffer ob{outbuf.data(), outbuf.size(), 0};
+      last = ZSTD_decompressStream(ds.get(), &ob, &ib);
+      if (ZSTD_isError(last)) {
+        return fail(std::string("zstd: ") + ZSTD_getErrorName(last) + " near compressed byte " +
+                    std::to_string(in_total + ib.pos));
+      }
+      out_total += ob.pos;
+      if (out_total > kMaxInflatedBytes) return fail("zstd: decompresses to more than 64 GiB");
+      if (ob.pos > 0 && ::write(out, outbuf.data(), ob.pos) != ssize_t(ob.pos)) {
+        return fail(std::string("cannot write memory file: ") + std::strerror(errno));
+      }
+    }
+    in_total += uint64_t(n);
+  }
+  if (last != 0)
+    return fail("truncated zstd stream at compressed byte " + std::to_string(in_total));
   return out;
 }
 
@@ -121,6 +171,18 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   if (::fstat(r.fd_, &st) != 0) return make_error(path + ": cannot stat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return make_error(path + ": not a regular file");
   r.file_bytes_ = uint64_t(st.st_size);
+  unsigned char magic[4] = {};
+  if (r.file_bytes_ >= sizeof magic &&
+      ::pread(r.fd_, magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
+      std::memcmp(magic, kZstdFrameMagic, sizeof magic) == 0) {
+    Result<int> inflated = inflate_zstd_file(r.fd_, path);
+    if (!inflated.ok()) return inflated.error();
+    ::close(r.fd_);
+    r.fd_ = *inflated;
+    if (::fstat(r.fd_, &st) != 0)
+      return make_error(path + ": cannot stat: " + std::strerror(errno));
+    r.file_bytes_ = uint64_t(st.st_size);
+  }
   r.zstd_ = std::make_unique<ZstdContext>();
   if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");
   XF_RETURN_IF_ERROR(r.read_header());

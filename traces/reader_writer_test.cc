@@ -2,9 +2,11 @@
 // zstd), block boundaries, random access by index and time, version rules.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -299,6 +301,37 @@ TEST(Reader, TruncatedFileAcceptedOnlyWhenAsked) {
   const std::vector<Event> back = read_all(r);
   ASSERT_EQ(back.size(), 2'000u);  // the complete blocks.
   EXPECT_TRUE(same(back.back(), events[1'999]));
+}
+
+// Whole-file zstd (`zstd run.xft`), as committed traces are stored: read
+// transparently, random access included; a cut-off frame is a one-line error.
+TEST(Reader, WholeFileZstd) {
+  const std::string path = temp_path("plain.xft");
+  const std::vector<Event> events = events_of_every_kind(3'000, 9);
+  TraceWriter w;
+  ASSERT_TRUE(w.open(path, test_metadata()).ok());
+  ASSERT_TRUE(w.append(events.data(), events.size()).ok());
+  ASSERT_TRUE(w.close().ok());
+  std::ifstream in(path, std::ios::binary);
+  const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string packed(ZSTD_compressBound(raw.size()), '\0');
+  const size_t n = ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 3);
+  ASSERT_FALSE(ZSTD_isError(n));
+  packed.resize(n);
+  const std::string zpath = temp_path("plain.xft.zst");
+  std::ofstream(zpath, std::ios::binary) << packed;
+  TraceReader r = open_ok(zpath);
+  const std::vector<Event> back = read_all(r);
+  ASSERT_EQ(back.size(), events.size());
+  EXPECT_TRUE(same(back[1'234], events[1'234]));
+  EXPECT_TRUE(same(*r.event_at(2'999), events[2'999]));
+
+  const std::string cut = temp_path("cut.xft.zst");
+  std::ofstream(cut, std::ios::binary) << packed.substr(0, packed.size() / 2);
+  Result<TraceReader> bad = TraceReader::open(cut);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind(cut + ": truncated zstd stream", 0), 0u)
+      << bad.error().message;
 }
 
 TEST(Reader, MissingFile) {

@@ -4,6 +4,11 @@
 // 4 kB..1 GB (per-copy initiation cost and peak bandwidth). Writes
 // link_bench.csv, link_bench_summary.csv and link_bench.xft into --out.
 // On a 1-GPU machine the peer parts are skipped with a message.
+// --variants: before the write-size sweep, contiguous 16-B peer writes are
+// timed for every launch shape x store mechanism of write_variants()
+// (link_bench_variants.csv); the fastest one is added to link_bench.csv as an
+// sm_write peer contiguous row, so the summary's best contiguous SM bandwidth
+// is the best the kernels reach, found in one GPU run.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +27,19 @@
 
 namespace xferlab::native::bench {
 namespace {
+
+// VariantResult: one timed write variant (link_bench_variants.csv row).
+struct VariantResult {
+  WriteVariant variant;
+  int ctas = 0;
+  uint64_t payload_bytes = 0;
+  Summary time_ns;
+  uint64_t mismatches = 0;
+
+  double bw_bytes_per_s() const {
+    return time_ns.median > 0 ? payload_bytes / (time_ns.median * 1e-9) : 0;
+  }
+};
 
 constexpr const char* kProgram = "link_bench";
 
@@ -52,6 +70,8 @@ class LinkBench {
     if (with_peer_) targets.push_back(peer_loc_);
     if (with_host_) targets.push_back(host_loc_);
     for (const Location& target : targets) {
+      if (tests != "ce" && target.name == "peer" && flags_.get_bool("variants"))
+        XF_RETURN_IF_ERROR(run_write_variants(target));
       if (tests != "ce") {
         for (const char* op : {"write", "read"}) XF_RETURN_IF_ERROR(run_sm(op, target));
       }
@@ -63,6 +83,7 @@ class LinkBench {
   }
 
   const std::vector<LinkMeasurement>& results() const { return results_; }
+  const std::vector<VariantResult>& variants() const { return variants_; }
 
   ~LinkBench() {
     for (auto [dev, stream] : streams_) {
@@ -88,7 +109,9 @@ class LinkBench {
     XF_CUDA_CHECK(cudaSetDevice(device_));
     cudaDeviceProp prop{};
     XF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
-    ctas_ = prop.multiProcessorCount * static_cast<int>(flags_.get_int("ctas-per-sm"));
+    sms_ = prop.multiProcessorCount;
+    compute_major_ = prop.major;
+    ctas_ = sms_ * static_cast<int>(flags_.get_int("ctas-per-sm"));
     threads_ = static_cast<int>(flags_.get_int("threads"));
     return Status::Ok();
   }
@@ -202,6 +225,61 @@ class LinkBench {
     return Status::Ok();
   }
 
+  // run_write_variants: contiguous 16-B writes to `target` with every write
+  // variant over --variant-footprint; each verified; the fastest becomes an
+  // sm_write contiguous row of link_bench.csv.
+  Status run_write_variants(const Location& target) {
+    const uint64_t footprint =
+        std::min<uint64_t>(static_cast<uint64_t>(flags_.get_size("variant-footprint")), bytes_);
+    const AccessPattern p{16, 16, footprint / 16};
+    const int reps = static_cast<int>(flags_.get_int("reps"));
+    const int warmup = static_cast<int>(flags_.get_int("warmup"));
+    const uint32_t phase = begin_phase("sm_write " + target.name + " contiguous variants");
+    const auto all = write_variants(compute_major_ >= 9);
+    for (size_t vi = 0; vi < all.size(); ++vi) {
+      const WriteVariant& v = all[vi];
+      XF_CUDA_CHECK(cudaSetDevice(device_));
+      const int fit = variant_max_ctas_per_sm(v);
+      if (fit < v.ctas_per_sm) {
+        std::fprintf(stderr, "%s: variant %s skipped: %d CTAs of it fit on an SM\n", kProgram,
+                     v.name().c_str(), fit);
+        continue;
+      }
+      VariantResult r{v, sms_ * v.ctas_per_sm, p.payload_bytes(), {}, 0};
+      cudaStream_t stream = streams_[device_];
+      std::vector<double> times;
+      uint32_t seed = 0;
+      for (int rep = -warmup; rep < reps; ++rep) {
+        // Seeds differ per variant and repetition: verification proves that
+        // the last timed run wrote every byte.
+        seed =
+            0x40000000u + static_cast<uint32_t>(vi) * 4096u + static_cast<uint32_t>(rep + warmup);
+        auto t = time_latched_ns(stream, latch_, [&] {
+          launch_link_write_variant(target.ptr, p.writes, seed, v, r.ctas, DeviceTrace{}, stream);
+        });
+        if (!t.ok()) return t.error();
+        if (rep >= 0) times.push_back(*t);
+      }
+      r.time_ns = summarize(times);
+      r.mismatches = verify(target, p, seed);
+      std::fprintf(stderr, "%s: variant  %-4s %-24s %9.1f us  %7.2f GB/s%s\n", kProgram,
+                   target.name.c_str(), v.name().c_str(), r.time_ns.median / 1e3,
+                   r.bw_bytes_per_s() / 1e9, r.mismatches ? "  DATA MISMATCH" : "");
+      variants_.push_back(r);
+    }
+    end_phase(phase);
+    auto best = std::max_element(
+        variants_.begin(), variants_.end(),
+        [](const auto& a, const auto& b) { return a.bw_bytes_per_s() < b.bw_bytes_per_s(); });
+    if (best == variants_.end()) return Status::Ok();
+    const uint64_t access = best->variant.access_bytes();
+    std::fprintf(stderr, "%s: best write variant: %s\n", kProgram, best->variant.name().c_str());
+    report({"sm_write", target.name, "contiguous", access, access, best->payload_bytes / access,
+            static_cast<uint32_t>(best->ctas), static_cast<uint32_t>(best->variant.threads),
+            best->time_ns, best->mismatches});
+    return Status::Ok();
+  }
+
   Status run_ce(const std::string& op, const Location& target) {
     const int reps = static_cast<int>(flags_.get_int("reps"));
     const int warmup = static_cast<int>(flags_.get_int("warmup"));
@@ -273,14 +351,52 @@ class LinkBench {
   bool with_peer_, with_host_;
   SpinLatch latch_;
   size_t bytes_ = 0;
-  int ctas_ = 0, threads_ = 0;
+  int sms_ = 0, compute_major_ = 0, ctas_ = 0, threads_ = 0;
   Location local_loc_, peer_loc_, host_loc_;
   std::unique_ptr<PinnedBuffer> host_;
   std::vector<std::pair<int, void*>> device_allocs_;
   std::map<int, cudaStream_t> streams_;
   std::map<int, unsigned long long*> mismatch_counters_;
   std::vector<LinkMeasurement> results_;
+  std::vector<VariantResult> variants_;
 };
+
+// variants_table: link_bench_variants.csv; over_ce_peak = bandwidth / the
+// copy-engine write peak to the same target (0 when CE was not measured).
+Table variants_table(const std::vector<VariantResult>& variants,
+                     const std::vector<LinkMeasurement>& results) {
+  double ce_peak = 0;
+  for (const auto& s : summarize_paths(results))
+    if (s.op == "write" && s.target == "peer") ce_peak = s.ce_peak_bw_bytes_per_s;
+  double best = 0;
+  for (const auto& v : variants) best = std::max(best, v.bw_bytes_per_s());
+  Table t({{"variant"},
+           {"store"},
+           {"ctas_per_sm"},
+           {"ctas"},
+           {"threads_per_cta"},
+           {"unroll"},
+           {"access_bytes"},
+           {"payload_bytes"},
+           {"reps"},
+           {"time_ns_median", 5},
+           {"time_ns_p10", 5},
+           {"time_ns_p90", 5},
+           {"payload_bw_bytes_per_s", 4},
+           {"over_ce_peak", 3},
+           {"best"},
+           {"mismatches"}});
+  for (const auto& v : variants) {
+    const double bw = v.bw_bytes_per_s();
+    t.add_row({v.variant.name(), v.variant.kind_name(), int64_t{v.variant.ctas_per_sm},
+               int64_t{v.ctas}, int64_t{v.variant.threads}, int64_t{v.variant.unroll},
+               static_cast<int64_t>(v.variant.access_bytes()),
+               static_cast<int64_t>(v.payload_bytes), static_cast<int64_t>(v.time_ns.n),
+               v.time_ns.median, v.time_ns.p10, v.time_ns.p90, bw, ce_peak > 0 ? bw / ce_peak : 0.0,
+               int64_t{bw == best ? 1 : 0}, static_cast<int64_t>(v.mismatches)});
+  }
+  return t;
+}
 
 int main_impl(int argc, char** argv) {
   FlagSet flags(kProgram,
@@ -301,7 +417,12 @@ int main_impl(int argc, char** argv) {
       .add_int("device", 0, 0, 63, "GPU that runs the kernels and issues the copies")
       .add_int("peer", 1, 0, 63, "peer GPU")
       .add_int("ctas-per-sm", 4, 1, 32, "CTAs per SM for the SM kernels")
-      .add_int("threads", 512, 32, 1024, "threads per CTA (multiple of 32)");
+      .add_int("threads", 512, 32, 1024, "threads per CTA (multiple of 32)")
+      .add_bool("variants", true,
+                "time contiguous 16-B peer writes for every launch shape x store mechanism "
+                "(link_bench_variants.csv); the fastest counts as best contiguous SM write")
+      .add_size("variant-footprint", "1GiB", 1 << 20, 8.0 * (1ull << 30),
+                "bytes written by each write variant (at most the allocation)");
   parse_flags_or_exit(flags, argc, argv);
   for (double s : flags.get_size_list("sizes"))
     if (!is_supported_write_size(static_cast<uint64_t>(s)))
@@ -351,19 +472,25 @@ int main_impl(int argc, char** argv) {
   exit_on_error(rec.ok() ? Status::Ok() : Status(rec.error()), kProgram);
   exit_on_error((*rec)->sync_clocks(), kProgram);
   std::vector<LinkMeasurement> results;
+  std::vector<VariantResult> variants;
   {
     LinkBench bench(flags, **rec, device, peer, with_peer, with_host);
     exit_on_error(bench.run(), kProgram);
     results = bench.results();
+    variants = bench.variants();
   }
   exit_on_error((*rec)->sync_clocks(), kProgram);
   exit_on_error(write_csv(link_table(results), out, "link_bench.csv"), kProgram);
   const Table summary = link_summary_table(results);
   exit_on_error(write_csv(summary, out, "link_bench_summary.csv"), kProgram);
+  if (!variants.empty())
+    exit_on_error(write_csv(variants_table(variants, results), out, "link_bench_variants.csv"),
+                  kProgram);
   if (flags.get_bool("trace")) exit_on_error((*rec)->write(out + "/link_bench.xft"), kProgram);
   summary.write_text(std::cout);
   uint64_t bad = 0;
   for (const auto& m : results) bad += m.mismatches;
+  for (const auto& v : variants) bad += v.mismatches;
   if (bad != 0) {
     std::cerr << kProgram << ": data verification failed: " << bad << " wrong values\n";
     return 1;

@@ -1,0 +1,697 @@
+// hw_model/calibrate.cc — fitting presets to measurements (docs/calibration.md).
+#include "hw_model/calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+
+#include "hw_model/dma_agent.h"
+#include "hw_model/notification.h"
+#include "hw_model/software_mechanisms.h"
+
+namespace xferlab::hw_model {
+namespace {
+
+// ---------------------------------------------------------------- CSV input
+
+// Csv: a header row and data rows split on ',' (the native programs never
+// quote fields); each row remembers its line number.
+struct Csv {
+  std::string file;
+  std::map<std::string, size_t> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> lines;
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  return s;
+}
+
+std::vector<std::string> split_fields(std::string_view line) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = line.find(',', start);
+    out.emplace_back(trim(line.substr(start, comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+Result<Csv> parse_csv(std::string_view text, std::string_view file_name,
+                      std::initializer_list<const char*> required) {
+  Csv csv;
+  csv.file = std::string(file_name);
+  int line_no = 0;
+  bool have_header = false;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string_view line = trim(text.substr(pos, end - pos));
+    pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
+    ++line_no;
+    if (line.empty() || line.front() == '#') continue;
+    std::vector<std::string> fields = split_fields(line);
+    if (!have_header) {
+      for (size_t i = 0; i < fields.size(); ++i) csv.columns.emplace(fields[i], i);
+      for (const char* name : required)
+        if (!csv.columns.count(name))
+          return make_error(csv.file + ":" + std::to_string(line_no) + ": missing column '" +
+                            name + "' in the header");
+      have_header = true;
+      continue;
+    }
+    csv.rows.push_back(std::move(fields));
+    csv.lines.push_back(line_no);
+  }
+  if (!have_header) return make_error(csv.file + ":1: empty file (no header row)");
+  return csv;
+}
+
+// Field access with one-line errors naming file, line and column.
+class RowReader {
+ public:
+  RowReader(const Csv& csv, size_t row) : csv_(csv), row_(row) {}
+  int line() const { return csv_.lines[row_]; }
+  Result<std::string> text(const char* column) const {
+    size_t index = csv_.columns.at(column);
+    const std::vector<std::string>& fields = csv_.rows[row_];
+    if (index >= fields.size())
+      return make_error(where(column) + "missing (row has " + std::to_string(fields.size()) +
+                        " fields)");
+    return fields[index];
+  }
+  Result<double> number(const char* column) const {
+    Result<std::string> t = text(column);
+    if (!t.ok()) return t.error();
+    const std::string& s = *t;
+    char* end = nullptr;
+    double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+      return make_error(where(column) + "'" + s + "' is not a number");
+    if (v < 0) return make_error(where(column) + "'" + s + "' is negative");
+    return v;
+  }
+
+ private:
+  std::string where(const char* column) const {
+    return csv_.file + ":" + std::to_string(line()) + ": column '" + column + "': ";
+  }
+  const Csv& csv_;
+  size_t row_;
+};
+
+#define XF_ASSIGN(lhs, expr)                \
+  do {                                      \
+    auto xf_r_ = (expr);                    \
+    if (!xf_r_.ok()) return xf_r_.error();  \
+    lhs = std::move(*xf_r_);                \
+  } while (0)
+
+// ---------------------------------------------------------------- fitting
+
+constexpr double kRelTie = 1e-9;  // candidates must beat the incumbent by this much
+
+bool is_read(const LinkBenchRow& r) {
+  return r.test == "sm_read" || r.test == "ce_read";
+}
+bool is_ce(const LinkBenchRow& r) {
+  return r.test.rfind("ce_", 0) == 0;
+}
+
+// golden: minimum of f on [lo, hi] after a coarse scan (f need not be unimodal
+// over the whole range: flat regions of rate limits defeat plain golden search).
+double scan_then_golden(const std::function<double(double)>& f, double lo, double hi) {
+  constexpr int kScan = 40;
+  double best_x = lo, best = f(lo);
+  for (int i = 1; i <= kScan; ++i) {
+    double x = lo + (hi - lo) * i / kScan;
+    double v = f(x);
+    if (v < best * (1 - kRelTie)) best = v, best_x = x;
+  }
+  double step = (hi - lo) / kScan;
+  double a = std::max(lo, best_x - step), b = std::min(hi, best_x + step);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double c = b - g * (b - a), d = a + g * (b - a);
+  double fc = f(c), fd = f(d);
+  for (int i = 0; i < 40; ++i) {
+    if (fc < fd) {
+      b = d, d = c, fd = fc, c = b - g * (b - a), fc = f(c);
+    } else {
+      a = c, c = d, fc = fd, d = a + g * (b - a), fd = f(d);
+    }
+  }
+  double x = fc < fd ? c : d;
+  return std::min(fc, fd) < best * (1 - kRelTie) ? x : best_x;
+}
+
+struct LinkObjective {
+  int64_t links;
+  const CoalescingConfig& coalescing;
+  std::span<const LinkBenchRow> rows;
+
+  double operator()(const LinkFormat& f) const {
+    Result<LinkModel> m = LinkModel::create(f);
+    if (!m.ok()) return std::numeric_limits<double>::infinity();
+    double sum = 0;
+    for (const LinkBenchRow& r : rows) {
+      double e = std::log(predict_link_bw_bytes_per_s(*m, links, coalescing, r) /
+                          r.payload_bw_bytes_per_s);
+      sum += e * e;
+    }
+    return sum;
+  }
+};
+
+// fit_rate: a rate field, either unlimited (0) or fitted on a log scale.
+double fit_rate(LinkFormat& f, double LinkFormat::*field, const LinkObjective& cost) {
+  LinkFormat t = f;
+  t.*field = 0;
+  double unlimited = cost(t);
+  double x = scan_then_golden(
+      [&](double lg) {
+        t.*field = std::pow(10.0, lg);
+        return cost(t);
+      },
+      6.0, 11.0);
+  t.*field = std::pow(10.0, x);
+  double limited = cost(t);
+  f.*field = limited < unlimited * (1 - kRelTie) ? t.*field : 0;
+  return std::min(limited, unlimited);
+}
+
+double fit_continuous(LinkFormat& f, const LinkObjective& cost, int rounds) {
+  double best = cost(f);
+  for (int round = 0; round < rounds; ++round) {
+    LinkFormat t = f;
+    double eff = scan_then_golden(
+        [&](double e) {
+          t.link_efficiency = e;
+          return cost(t);
+        },
+        0.5, 1.0);
+    t.link_efficiency = eff;
+    if (cost(t) < best * (1 - kRelTie)) f = t, best = cost(t);
+    best = std::min(best, fit_rate(f, &LinkFormat::max_packets_per_s, cost));
+    if (f.partial_line_bytes > 0)
+      best = std::min(best, fit_rate(f, &LinkFormat::partial_line_writes_per_s, cost));
+  }
+  return cost(f);
+}
+
+// ---------------------------------------------------------------- helpers
+
+const LinkBenchRow* find_row(std::span<const LinkBenchRow> rows, std::string_view test,
+                             std::string_view target, std::string_view pattern,
+                             double write_bytes) {
+  for (const LinkBenchRow& r : rows)
+    if (r.test == test && r.target == target && r.pattern == pattern &&
+        r.write_bytes == write_bytes)
+      return &r;
+  return nullptr;
+}
+
+std::string size_name(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 3 && std::fmod(bytes, 1024) == 0) bytes /= 1024, ++u;
+  return std::to_string(static_cast<int64_t>(bytes)) + " " + units[u];
+}
+
+const NotifyBenchRow* find_notify(std::span<const NotifyBenchRow> rows, std::string_view test,
+                                  std::string_view variant) {
+  for (const NotifyBenchRow& r : rows)
+    if (r.test == test && r.variant == variant) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- parsing
+
+Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
+                                                   std::string_view file_name) {
+  Csv csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name,
+                           {"test", "target", "pattern", "write_bytes", "stride_bytes",
+                            "accesses", "payload_bytes", "time_ns_median",
+                            "payload_bw_bytes_per_s"}));
+  std::vector<LinkBenchRow> out;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    RowReader r(csv, i);
+    LinkBenchRow row;
+    row.line = r.line();
+    XF_ASSIGN(row.test, r.text("test"));
+    XF_ASSIGN(row.target, r.text("target"));
+    XF_ASSIGN(row.pattern, r.text("pattern"));
+    XF_ASSIGN(row.write_bytes, r.number("write_bytes"));
+    XF_ASSIGN(row.stride_bytes, r.number("stride_bytes"));
+    XF_ASSIGN(row.accesses, r.number("accesses"));
+    XF_ASSIGN(row.payload_bytes, r.number("payload_bytes"));
+    XF_ASSIGN(row.time_ns, r.number("time_ns_median"));
+    XF_ASSIGN(row.payload_bw_bytes_per_s, r.number("payload_bw_bytes_per_s"));
+    if (row.payload_bw_bytes_per_s <= 0 || row.payload_bytes <= 0 || row.write_bytes <= 0)
+      return make_error(csv.file + ":" + std::to_string(row.line) +
+                        ": column 'payload_bw_bytes_per_s': sizes and bandwidth must be > 0");
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+Result<std::vector<NotifyBenchRow>> parse_notify_bench(std::string_view text,
+                                                       std::string_view file_name) {
+  Csv csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name, {"test", "variant", "median_ns"}));
+  std::vector<NotifyBenchRow> out;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    RowReader r(csv, i);
+    NotifyBenchRow row;
+    row.line = r.line();
+    XF_ASSIGN(row.test, r.text("test"));
+    XF_ASSIGN(row.variant, r.text("variant"));
+    XF_ASSIGN(row.median_ns, r.number("median_ns"));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+Result<std::vector<ProactMicroRow>> parse_proact_micro(std::string_view text,
+                                                       std::string_view file_name) {
+  Csv csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name, {"mechanism", "chunk_bytes", "threads", "time_ms"}));
+  std::vector<ProactMicroRow> out;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    RowReader r(csv, i);
+    ProactMicroRow row;
+    row.line = r.line();
+    double threads = 0;
+    XF_ASSIGN(row.mechanism, r.text("mechanism"));
+    XF_ASSIGN(row.chunk_bytes, r.number("chunk_bytes"));
+    XF_ASSIGN(threads, r.number("threads"));
+    XF_ASSIGN(row.time_ms, r.number("time_ms"));
+    row.threads = static_cast<int64_t>(threads);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- link model
+
+double predict_link_bw_bytes_per_s(const LinkModel& link, int64_t links,
+                                   const CoalescingConfig& coalescing, const LinkBenchRow& r) {
+  const bool read = is_read(r);
+  WireBytes w;
+  if (is_ce(r)) {
+    w = link.transfer(read ? LinkOp::kRead : LinkOp::kWrite, r.accesses, r.write_bytes,
+                      Pattern::kScattered);  // each copy is contiguous; copies are separate
+  } else if (r.pattern == "contiguous") {
+    // A warp's contiguous access: one packet per touched line.
+    double packet = std::min(static_cast<double>(coalescing.warp_threads) * r.write_bytes,
+                             coalescing.line_bytes);
+    double packets = r.payload_bytes / packet;
+    w = read ? link.reads(packets, packet, Pattern::kScattered)
+             : link.stores(packets, packet,
+                           std::fmod(packet, link.format().full_write_granule_bytes) != 0);
+  } else {
+    w = read ? link.reads(r.accesses, std::max(r.write_bytes, coalescing.sector_bytes),
+                          Pattern::kScattered)
+             : link.writes(r.accesses, r.write_bytes, Pattern::kScattered);
+  }
+  LinkTime t = link.time(w, links);
+  return t.transfer_ns > 0 ? r.payload_bytes / t.transfer_ns * 1e9 : 0;
+}
+
+Result<LinkFit> fit_link_format(const LinkFormat& base, int64_t links,
+                                const CoalescingConfig& coalescing,
+                                std::span<const LinkBenchRow> all_rows) {
+  std::vector<LinkBenchRow> rows;
+  for (const LinkBenchRow& r : all_rows) {
+    bool sm = (r.test == "sm_write" || r.test == "sm_read") &&
+              (r.pattern == "contiguous" || r.pattern == "scattered");
+    bool bulk_ce = is_ce(r) && r.write_bytes >= 256.0 * 1024 * 1024;
+    if (sm || bulk_ce) rows.push_back(r);
+  }
+  if (rows.empty()) return make_error("no SM or >= 256 MiB copy-engine rows to fit the link to");
+  XF_RETURN_IF_ERROR(base.validate());
+  LinkObjective cost{links, coalescing, rows};
+
+  // Descending: with flit padding several sizes put the same bytes on the
+  // wire; ties keep the first, i.e. the flit-aligned one.
+  const double kHeaders[] = {32, 28, 24, 20, 16, 12, 8};
+  const double kPartials[] = {32, 16, 8, 0};
+  const double kFullGranules[] = {1, 2, 4, 8, 16, 32};
+  const double kGranules[] = {4, 8, 16, 32};
+  const double kPayloads[] = {64, 128, 256, 512, 1024};
+
+  LinkFormat best = base;
+  double best_cost = fit_continuous(best, cost, 1);
+  auto consider = [&](LinkFormat candidate) {
+    if (!candidate.validate().ok()) return;
+    double c = fit_continuous(candidate, cost, 1);
+    if (c < best_cost * (1 - kRelTie)) best = candidate, best_cost = c;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    LinkFormat start = best;
+    for (double h : kHeaders)
+      for (double p : kPartials)
+        for (double g : kFullGranules) {
+          LinkFormat c = best;
+          c.header_bytes = h, c.partial_write_bytes = p, c.full_write_granule_bytes = g;
+          consider(c);
+        }
+    for (double g : kGranules) {
+      LinkFormat c = best;
+      c.data_granule_bytes = g;
+      consider(c);
+    }
+    for (double p : kPayloads) {
+      LinkFormat c = best;
+      c.max_payload_bytes = p;
+      consider(c);
+    }
+    for (double h : kHeaders) {
+      LinkFormat c = best;
+      c.completion_header_bytes = h;
+      consider(c);
+    }
+    if (start.header_bytes == best.header_bytes &&
+        start.partial_write_bytes == best.partial_write_bytes &&
+        start.full_write_granule_bytes == best.full_write_granule_bytes &&
+        start.data_granule_bytes == best.data_granule_bytes &&
+        start.max_payload_bytes == best.max_payload_bytes &&
+        start.completion_header_bytes == best.completion_header_bytes)
+      break;
+  }
+  best_cost = fit_continuous(best, cost, 3);
+  LinkFit fit;
+  fit.format = best;
+  fit.rows = rows.size();
+  fit.rms_log_error = std::sqrt(best_cost / static_cast<double>(rows.size()));
+  return fit;
+}
+
+// ---------------------------------------------------------------- calibrate
+
+namespace {
+
+struct Calibrator {
+  const CalibrationInputs& in;
+  CalibrationResult& out;
+
+  void note(const std::string& key, const std::string& file, const std::string& what) {
+    out.platform.sources[key] = "fitted to " + file + " (" + what + ") by xferlab calibrate";
+  }
+
+  Status link(const char* section, LinkFormat& format, const std::string& target, int64_t links,
+              const char* label) {
+    std::vector<LinkBenchRow> rows;
+    for (const LinkBenchRow& r : in.link_bench)
+      if (r.target == target) rows.push_back(r);
+    Result<LinkFit> fit = fit_link_format(format, links, out.platform.coalescing, rows);
+    if (!fit.ok())
+      return make_error(in.link_bench_file + ": " + target + " rows: " + fit.error().message);
+    format = fit->format;
+    (target == "peer" ? out.gpu_link_fit : out.host_link_fit) = *fit;
+    std::string s = section;
+    const std::string what = "SM " + target + " stores/loads 1-256 B and >= 256 MiB copies";
+    for (const char* key : {"header", "data_granule", "full_write_granule", "partial_write_extra",
+                            "max_payload", "completion_header", "link_efficiency",
+                            "max_packet_rate"})
+      note(s + "." + key, in.link_bench_file, what);
+    if (format.partial_line_bytes > 0)
+      note(s + ".partial_line_write_rate", in.link_bench_file, what);
+    // The table: every SM row and every copy-engine row's bandwidth regime.
+    Result<LinkModel> model = LinkModel::create(format);
+    if (!model.ok()) return model.error();
+    for (const LinkBenchRow& r : rows) {
+      if (is_ce(r) && r.write_bytes < 256.0 * 1024 * 1024) continue;
+      if (!is_ce(r) && r.pattern != "contiguous" && r.pattern != "scattered") continue;
+      Comparison c;
+      c.group = std::string(label) + " " + r.test + " " + r.pattern +
+                (r.pattern == "scattered" ? "/" + std::to_string(int64_t(r.stride_bytes)) : "");
+      c.name = size_name(r.write_bytes);
+      c.unit = "B/s";
+      c.measured = r.payload_bw_bytes_per_s;
+      c.model = predict_link_bw_bytes_per_s(*model, links, out.platform.coalescing, r);
+      out.comparisons.push_back(c);
+    }
+    return Status::Ok();
+  }
+
+  // Copy engine: T(size) = a + size / B over single copies (relative least
+  // squares), back-to-back issue cost from the smallest batch.
+  Status copy_engine(const LinkModel& link, int64_t links) {
+    double s11 = 0, s12 = 0, s22 = 0, b1 = 0, b2 = 0;
+    int n = 0;
+    for (const LinkBenchRow& r : in.link_bench) {
+      if (r.test != "ce_write" || r.target != "peer" || r.pattern != "single") continue;
+      double w = 1 / (r.time_ns * r.time_ns);
+      s11 += w, s12 += w * r.write_bytes, s22 += w * r.write_bytes * r.write_bytes;
+      b1 += w * r.time_ns, b2 += w * r.write_bytes * r.time_ns;
+      ++n;
+    }
+    if (n < 2) return make_error(in.link_bench_file + ": need >= 2 ce_write peer single rows");
+    double det = s11 * s22 - s12 * s12;
+    double a_ns = (b1 * s22 - b2 * s12) / det;
+    double ns_per_byte = (s11 * b2 - s12 * b1) / det;
+    if (!(a_ns > 0 && ns_per_byte > 0))
+      return make_runtime_error(in.link_bench_file + ": copy-engine fit gave a non-positive "
+                                                     "initiation or bandwidth");
+    const double bw = 1e9 / ns_per_byte;
+    const LinkBenchRow* smallest = nullptr;
+    for (const LinkBenchRow& r : in.link_bench)
+      if (r.test == "ce_write" && r.target == "peer" && r.pattern == "batch" &&
+          (!smallest || r.write_bytes < smallest->write_bytes))
+        smallest = &r;
+    CopyEngineConfig& ce = out.platform.copy_engine;
+    if (smallest) {
+      ce.host_initiation_ns = std::max(
+          0.0, (smallest->time_ns - smallest->payload_bytes * ns_per_byte) / smallest->accesses);
+    }
+    double rest = a_ns - ce.host_initiation_ns - link.one_way_latency_ns() - ce.completion_ns;
+    ce.engine_start_ns = std::max(0.0, rest);
+    // Enough outstanding packets that the window does not cap the fitted peak.
+    ce.outstanding_packets = static_cast<int64_t>(
+        std::ceil(bw * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes));
+    out.platform.software.memcpy_initiation_ns = a_ns;
+    const std::string what = "cudaMemcpyPeerAsync 4 KiB-1 GiB, T = a + size/B";
+    for (const char* key : {"copy_engine.host_initiation", "copy_engine.engine_start",
+                            "copy_engine.outstanding_packets", "software.memcpy_initiation"})
+      note(key, in.link_bench_file, what);
+    Result<CopyEngine> engine = CopyEngine::create(ce);
+    if (!engine.ok()) return engine.error();
+    for (const LinkBenchRow& r : in.link_bench) {
+      if (r.test != "ce_write" || r.target != "peer") continue;
+      // A batch of n copies: the first pays the full start, the rest only the issue cost.
+      DmaTiming one = engine->copy(r.write_bytes, link, links);
+      double model = one.completion_ns + (r.accesses - 1) * std::max(ce.host_initiation_ns,
+                                                                     one.data_ns);
+      out.comparisons.push_back({"copy engine " + r.pattern + " (peer)",
+                                 size_name(r.write_bytes) +
+                                     (r.accesses > 1 ? " x" + std::to_string(int64_t(r.accesses))
+                                                     : ""),
+                                 "ns", r.time_ns, model});
+    }
+    return Status::Ok();
+  }
+
+  Status notifications() {
+    std::span<const NotifyBenchRow> rows = in.notify_bench;
+    auto need = [&](const char* test, const char* variant) -> Result<double> {
+      const NotifyBenchRow* r = find_notify(rows, test, variant);
+      if (!r)
+        return make_error(in.notify_bench_file + ": no row test='" + test + "' variant='" +
+                          variant + "'");
+      return r->median_ns;
+    };
+    double g2c, c2g, rtt, cpu_rw, cpu_rw_fence, gpu_rw, launch_api, launch, cdp, cdp_tail,
+        wv_visible, wait_rtt;
+    XF_ASSIGN(g2c, need("flag_gpu_to_cpu_one_way", "gpu_volatile"));
+    XF_ASSIGN(c2g, need("flag_cpu_to_gpu_one_way", "gpu_volatile"));
+    XF_ASSIGN(rtt, need("flag_pingpong_rtt", "gpu_volatile"));
+    XF_ASSIGN(cpu_rw, need("cpu_read_write_cost", "volatile"));
+    XF_ASSIGN(cpu_rw_fence, need("cpu_read_write_cost", "volatile_fence"));
+    XF_ASSIGN(gpu_rw, need("gpu_read_write_cost", "volatile"));
+    XF_ASSIGN(launch_api, need("kernel_launch_api", "host_call"));
+    XF_ASSIGN(launch, need("kernel_launch_to_start", "idle_stream"));
+    XF_ASSIGN(cdp, need("cdp_child_launch", "fire_and_forget"));
+    XF_ASSIGN(cdp_tail, need("cdp_child_launch", "tail_launch"));
+    XF_ASSIGN(wv_visible, need("stream_write_value_visible", "idle_stream"));
+    XF_ASSIGN(wait_rtt, need("stream_wait_value_release_rtt", "host_write_to_ack"));
+
+    NotificationConfig& n = out.platform.notification;
+    // The clock-mapped one-way split is uncertain (±clock_uncertainty_ns); the
+    // round trip is not: scale the split so the two one-ways sum to it.
+    double scale = rtt / (g2c + c2g);
+    // A spinning CPU re-reads a cached flag every cpu_rw ns; a GPU poll is one
+    // read+write of host memory. The store legs take the rest.
+    n.cpu_poll_period_ns = cpu_rw;
+    n.cpu_poll_read_ns = cpu_rw;
+    n.gpu_store_to_host_ns = std::max(0.0, g2c * scale - n.cpu_poll_period_ns / 2 - cpu_rw);
+    n.gpu_poll_period_ns = gpu_rw;
+    n.cpu_store_visible_ns = cpu_rw_fence;
+    n.gpu_poll_read_ns = std::max(0.0, c2g * scale - cpu_rw_fence - gpu_rw / 2);
+    n.kernel_launch_ns = launch;
+    n.kernel_launch_cpu_ns = launch_api;
+    n.cdp_launch_ns = cdp;
+    n.cdp_tail_launch_ns = cdp_tail;
+    n.stream_write_value_ns = wv_visible;
+    n.stream_wait_value_ns = std::max(0.0, wait_rtt - wv_visible);
+    out.platform.software.cdp_launch_ns = cdp;
+    const std::string& f = in.notify_bench_file;
+    for (const char* key :
+         {"notification.cpu_poll_period", "notification.cpu_poll_read",
+          "notification.gpu_store_to_host", "notification.gpu_poll_period",
+          "notification.cpu_store_visible", "notification.gpu_poll_read",
+          "notification.kernel_launch", "notification.kernel_launch_cpu",
+          "notification.cdp_launch", "notification.cdp_tail_launch",
+          "notification.stream_write_value", "notification.stream_wait_value",
+          "software.cdp_launch"})
+      note(key, f, "median of 1000 repetitions");
+    Result<NotificationModel> m = NotificationModel::create(n);
+    if (!m.ok()) return m.error();
+    auto lat = [&](NotificationPath p) { return m->cost(p).latency_ns; };
+    const double g2c_model = lat(NotificationPath::kGpuToCpuFlag);
+    const double c2g_model = lat(NotificationPath::kCpuToGpuFlag);
+    out.comparisons.push_back({"latency", "flag one-way GPU->CPU", "ns", g2c, g2c_model});
+    out.comparisons.push_back({"latency", "flag one-way CPU->GPU", "ns", c2g, c2g_model});
+    out.comparisons.push_back(
+        {"latency", "flag ping-pong round trip", "ns", rtt, g2c_model + c2g_model});
+    if (const NotifyBenchRow* half = find_notify(rows, "flag_one_way_half_rtt", "gpu_volatile"))
+      out.comparisons.push_back({"latency", "flag one-way (half round trip)", "ns",
+                                 half->median_ns, (g2c_model + c2g_model) / 2, true});
+    out.comparisons.push_back(
+        {"latency", "CPU read+write of a flag", "ns", cpu_rw, m->cost(NotificationPath::kGpuToCpuFlag).cpu_ns});
+    out.comparisons.push_back(
+        {"latency", "GPU read+write of a flag", "ns", gpu_rw, n.gpu_poll_period_ns});
+    out.comparisons.push_back(
+        {"latency", "kernel launch -> start", "ns", launch, lat(NotificationPath::kKernelLaunch)});
+    out.comparisons.push_back({"latency", "kernel launch API (CPU)", "ns", launch_api,
+                               m->cost(NotificationPath::kKernelLaunch).cpu_ns});
+    out.comparisons.push_back(
+        {"latency", "CDP launch fire-and-forget", "ns", cdp, lat(NotificationPath::kCdpLaunch)});
+    out.comparisons.push_back(
+        {"latency", "CDP tail launch", "ns", cdp_tail, lat(NotificationPath::kCdpTailLaunch)});
+    out.comparisons.push_back({"latency", "stream write value visible", "ns", wv_visible,
+                               lat(NotificationPath::kStreamWriteValue)});
+    out.comparisons.push_back({"latency", "stream wait value release round trip", "ns", wait_rtt,
+                               lat(NotificationPath::kStreamWaitValue) +
+                                   lat(NotificationPath::kStreamWriteValue)});
+    return Status::Ok();
+  }
+
+  // PROACT micro: polling copy rate per thread (copy-bound rows), polling SM
+  // share (compute-bound rows), CDP launch interval (launch-bound rows).
+  // Model: T = max(T_none / (1 - share), B / R) + chunk / R, R = min(threads ×
+  // rate, SM link goodput); CDP: T = T_none + max(B / link, chunks × interval).
+  Status proact(double sm_link_bw) {
+    const std::vector<ProactMicroRow>& rows = in.proact_micro;
+    std::map<double, double> none_ms;
+    for (const ProactMicroRow& r : rows)
+      if (r.mechanism == "none") none_ms[r.chunk_bytes] = r.time_ms;
+    const double bytes = in.proact_bytes_per_gpu;
+    auto base = [&](const ProactMicroRow& r) -> double {
+      auto it = none_ms.find(r.chunk_bytes);
+      return it == none_ms.end() ? 0 : it->second;
+    };
+    // Copy-bound polling rows: at least twice the no-transfer time; 4 KiB
+    // chunks carry a per-chunk cost the model does not have.
+    double su = 0, suu = 0;
+    for (const ProactMicroRow& r : rows) {
+      if (r.mechanism != "polling" || base(r) <= 0 || r.chunk_bytes < 16384) continue;
+      if (r.time_ms < 2 * base(r)) continue;
+      double c = (bytes + r.chunk_bytes) / (static_cast<double>(r.threads) * r.time_ms * 1e-3);
+      su += c, suu += c * c;
+    }
+    if (suu == 0)
+      return make_error(in.proact_micro_file + ": no copy-bound polling rows (time >= 2x 'none')");
+    SoftwareConfig& sw = out.platform.software;
+    sw.copy_bw_per_thread_bytes_per_s = suu / su;  // residuals c·(1/rate) − 1
+    const double per_thread = sw.copy_bw_per_thread_bytes_per_s;
+    auto rate = [&](int64_t threads) {
+      return std::min(static_cast<double>(threads) * per_thread, sm_link_bw);
+    };
+    double log_sum = 0;
+    int log_n = 0;
+    for (const ProactMicroRow& r : rows) {
+      if (r.mechanism != "polling" || base(r) <= 0) continue;
+      double tail_ms = r.chunk_bytes / rate(r.threads) * 1e3;
+      if (bytes / rate(r.threads) * 1e3 >= base(r)) continue;  // copy-bound
+      log_sum += std::log((r.time_ms - tail_ms) / base(r));
+      ++log_n;
+    }
+    if (log_n > 0) sw.polling_sm_share = std::clamp(1 - std::exp(-log_sum / log_n), 0.0, 0.99);
+    // CDP: launch-bound rows are those far above no-transfer + link copy time.
+    double sny = 0, snn = 0;
+    const double copy_ms = bytes / sm_link_bw * 1e3;
+    for (const ProactMicroRow& r : rows) {
+      if (r.mechanism != "cdp" || base(r) <= 0) continue;
+      if (r.time_ms < 2 * (base(r) + copy_ms)) continue;
+      double chunks = bytes / r.chunk_bytes, w = 1 / (r.time_ms * r.time_ms);
+      sny += w * chunks * (r.time_ms - base(r)), snn += w * chunks * chunks;
+    }
+    if (snn > 0) sw.cdp_launch_interval_ns = sny / snn * 1e6;
+    const std::string what = "PROACT micro, 256 MiB per GPU";
+    note("software.copy_bw_per_thread", in.proact_micro_file, what + ", copy-bound polling rows");
+    if (log_n > 0)
+      note("software.polling_sm_share", in.proact_micro_file, what + ", compute-bound polling");
+    if (snn > 0)
+      note("software.cdp_launch_interval", in.proact_micro_file, what + ", launch-bound cdp rows");
+    for (const ProactMicroRow& r : rows) {
+      if (base(r) <= 0) continue;
+      double model = 0;
+      if (r.mechanism == "polling") {
+        double share_ms = base(r) / (1 - sw.polling_sm_share);
+        model = std::max(share_ms, bytes / rate(r.threads) * 1e3) +
+                r.chunk_bytes / rate(r.threads) * 1e3;
+      } else if (r.mechanism == "cdp") {
+        model = base(r) + std::max(copy_ms, bytes / r.chunk_bytes * sw.cdp_launch_interval_ns * 1e-6);
+      } else {
+        continue;
+      }
+      out.comparisons.push_back(
+          {"proact micro " + r.mechanism + " " + std::to_string(r.threads) + " threads",
+           size_name(r.chunk_bytes) + " chunks", "ms", r.time_ms, model});
+    }
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+Result<CalibrationResult> calibrate(const Platform& base, const CalibrationInputs& in) {
+  XF_RETURN_IF_ERROR(base.validate());
+  CalibrationResult out;
+  out.platform = base;
+  Calibrator cal{in, out};
+  Platform& p = out.platform;
+  const int64_t gpu_links =
+      p.topology.kind == TopologyKind::kNvswitch ? p.topology.links_per_gpu
+                                                 : p.topology.links_per_gpu_pair;
+  XF_RETURN_IF_ERROR(cal.link("gpu_link", p.gpu_link, "peer", gpu_links, "nvlink"));
+  // Host memory takes writes in whole 64-B cache lines; smaller scattered
+  // writes cost the root complex a read-modify-write (rate fitted).
+  if (p.host_link.partial_line_bytes == 0) p.host_link.partial_line_bytes = 64;
+  p.sources["host_link.partial_line"] = "x86-64 cache line";
+  XF_RETURN_IF_ERROR(
+      cal.link("host_link", p.host_link, "host", p.topology.host_links_per_gpu, "pcie"));
+  Result<LinkModel> gpu_link = LinkModel::create(p.gpu_link);
+  if (!gpu_link.ok()) return gpu_link.error();
+  XF_RETURN_IF_ERROR(cal.copy_engine(*gpu_link, gpu_links));
+  if (!in.notify_bench.empty()) XF_RETURN_IF_ERROR(cal.notifications());
+  if (!in.proact_micro.empty()) {
+    LinkBenchRow line_row{"sm_write", "peer", "contiguous", 128, 128, 1, 128.0 * 1048576, 0, 1};
+    double sm_bw = predict_link_bw_bytes_per_s(*gpu_link, gpu_links, p.coalescing, line_row);
+    XF_RETURN_IF_ERROR(cal.proact(sm_bw));
+  }
+  Status v = p.validate();
+  if (!v.ok()) return make_runtime_error("calibrated platform invalid: " + v.error().message);
+  return out;
+}
+
+}  // namespace xferlab::hw_model
