@@ -115,7 +115,13 @@ class RowReader {
 
 // ---------------------------------------------------------------- fitting
 
-constexpr double kRelTie = 1e-9;  // candidates must beat the incumbent by this much
+// A candidate must beat the incumbent by this much (relative and absolute, in
+// summed squared log errors) so that rounding noise never flips a tie.
+constexpr double kRelTie = 1e-9;
+constexpr double kAbsTie = 1e-10;
+bool better(double candidate, double incumbent) {
+  return candidate < incumbent * (1 - kRelTie) - kAbsTie;
+}
 
 bool is_read(const LinkBenchRow& r) {
   return r.test == "sm_read" || r.test == "ce_read";
@@ -132,7 +138,7 @@ double scan_then_golden(const std::function<double(double)>& f, double lo, doubl
   for (int i = 1; i <= kScan; ++i) {
     double x = lo + (hi - lo) * i / kScan;
     double v = f(x);
-    if (v < best * (1 - kRelTie)) best = v, best_x = x;
+    if (better(v, best)) best = v, best_x = x;
   }
   double step = (hi - lo) / kScan;
   double a = std::max(lo, best_x - step), b = std::min(hi, best_x + step);
@@ -147,7 +153,7 @@ double scan_then_golden(const std::function<double(double)>& f, double lo, doubl
     }
   }
   double x = fc < fd ? c : d;
-  return std::min(fc, fd) < best * (1 - kRelTie) ? x : best_x;
+  return better(std::min(fc, fd), best) ? x : best_x;
 }
 
 struct LinkObjective {
@@ -181,7 +187,7 @@ double fit_rate(LinkFormat& f, double LinkFormat::*field, const LinkObjective& c
       6.0, 11.0);
   t.*field = std::pow(10.0, x);
   double limited = cost(t);
-  f.*field = limited < unlimited * (1 - kRelTie) ? t.*field : 0;
+  f.*field = better(limited, unlimited) ? t.*field : 0;
   return std::min(limited, unlimited);
 }
 
@@ -196,7 +202,7 @@ double fit_continuous(LinkFormat& f, const LinkObjective& cost, int rounds) {
         },
         0.5, 1.0);
     t.link_efficiency = eff;
-    if (cost(t) < best * (1 - kRelTie)) f = t, best = cost(t);
+    if (better(cost(t), best)) f = t, best = cost(t);
     best = std::min(best, fit_rate(f, &LinkFormat::max_packets_per_s, cost));
     if (f.partial_line_bytes > 0)
       best = std::min(best, fit_rate(f, &LinkFormat::partial_line_writes_per_s, cost));
@@ -353,7 +359,7 @@ Result<LinkFit> fit_link_format(const LinkFormat& base, int64_t links,
   auto consider = [&](LinkFormat candidate) {
     if (!candidate.validate().ok()) return;
     double c = fit_continuous(candidate, cost, 1);
-    if (c < best_cost * (1 - kRelTie)) best = candidate, best_cost = c;
+    if (better(c, best_cost)) best = candidate, best_cost = c;
   };
   for (int pass = 0; pass < 2; ++pass) {
     LinkFormat start = best;
@@ -473,14 +479,26 @@ struct Calibrator {
       ce.host_initiation_ns = std::max(
           0.0, (smallest->time_ns - smallest->payload_bytes * ns_per_byte) / smallest->accesses);
     }
-    double rest = a_ns - ce.host_initiation_ns - link.one_way_latency_ns() - ce.completion_ns;
-    ce.engine_start_ns = std::max(0.0, rest);
-    // Enough outstanding packets that the window does not cap the fitted peak.
-    ce.outstanding_packets = static_cast<int64_t>(
-        std::ceil(bw * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes));
+    // Start and completion are not separable in these data: all in engine_start.
+    ce.completion_ns = 0;
+    ce.engine_start_ns = std::max(0.0, a_ns - ce.host_initiation_ns - link.one_way_latency_ns());
+    // One copy reaches the link's peak, so one engine; its window must cover
+    // the fitted bandwidth at the link round trip. The DMA agent, designed for
+    // the same link, gets the same total window over its channels.
+    const double window_packets =
+        std::ceil(bw * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes);
+    ce.engines = 1;
+    ce.outstanding_packets = static_cast<int64_t>(window_packets);
+    DmaAgentConfig& dma = out.platform.dma_agent;
+    dma.outstanding_packets =
+        static_cast<int64_t>(std::ceil(window_packets / static_cast<double>(dma.channels)));
+    out.platform.sources["dma_agent.outstanding_packets"] =
+        "design assumption: window covers the copy-engine peak fitted to " + in.link_bench_file +
+        " at the link round trip (xferlab calibrate)";
     out.platform.software.memcpy_initiation_ns = a_ns;
     const std::string what = "cudaMemcpyPeerAsync 4 KiB-1 GiB, T = a + size/B";
-    for (const char* key : {"copy_engine.host_initiation", "copy_engine.engine_start",
+    for (const char* key : {"copy_engine.engines", "copy_engine.host_initiation",
+                            "copy_engine.engine_start", "copy_engine.completion",
                             "copy_engine.outstanding_packets", "software.memcpy_initiation"})
       note(key, in.link_bench_file, what);
     Result<CopyEngine> engine = CopyEngine::create(ce);

@@ -253,7 +253,8 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
 
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    out << "usage: xferlab validate [TRACES|DIRS...] [--dir DIR] [--platform PRESET] [--tolerance PCT]\n"
+    out << "usage: xferlab validate [TRACES|DIRS...] [--dir DIR] [--platform PRESET] [--tolerance "
+           "PCT]\n"
            "         [--set key=value]... [--format table|csv|json]\n"
            "Replays each trace with its measured mechanism; prints simulated vs measured time,\n"
            "median and max error; exits 1 if a case exceeds the tolerance (default 10%).\n"
@@ -261,7 +262,8 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
            "traces/real.\n";
     return cli::kExitOk;
   }
-  Result<ArgReader> a = ArgReader::parse(args, {"--dir", "--platform", "--tolerance", "--format", "--set"});
+  Result<ArgReader> a =
+      ArgReader::parse(args, {"--dir", "--platform", "--tolerance", "--format", "--set"});
   if (!a.ok()) return fail(err, a.error());
   double tolerance = 10;
   if (!a->get("--tolerance").empty()) {

@@ -161,7 +161,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
                                                  : k.chunks.front().store_bytes;
   const double chunk0 = max_chunk_bytes(k);
   const size_t window =
-      window_chunks(run, k, run.machine->gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
+      window_chunks(run, k,
+                    run.machine->gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
       ds.size();
   std::deque<Flight> flights;
   double stall_ns = 0;
@@ -337,8 +338,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
               // The channel moves on once it has emitted this descriptor's
               // packets (posted writes; the window is the lane cap), not when
               // they are acknowledged: descriptors pipeline.
-              run.sleep_until(emit + cost.wire_bytes * static_cast<double>(d_end - di) /
-                                         emit_bw * kNsPerS);
+              run.sleep_until(emit + cost.wire_bytes * static_cast<double>(d_end - di) / emit_bw *
+                                         kNsPerS);
             }
             while (!flights.empty() && flights.size() > window) {
               finish_flight(run, flights.front());

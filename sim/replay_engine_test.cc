@@ -126,15 +126,28 @@ TEST(ReplayEngine, InlineStallsKernelWhenLinkBound) {
   ReplayResult r = run(in, test_machine(), Mechanism::kInline, /*timeline=*/true);
   // The link is busy from 1000 on: 5 x 20480 bytes.
   EXPECT_NEAR(r.end_to_end_ns, 1000 + 5 * 20480, kTol);
-  // Chunk 4 (planned at 8000) waits for chunk 0's stores, which share the
-  // link with 1, 2, 3: done at 74253.33; the kernel ends that much later.
+  // Window: 1 + ceil(bdp / chunk wire) = 1 + ceil(1 B/ns x 2000 ns / 20480) = 2
+  // chunks. Chunk 2 (planned 4000) waits for chunk 0: it sends alone from
+  // 1000 to 3000, then shares with chunk 1: done at 39960 (stall 35960).
+  // Chunk 3 (planned 41960) waits for chunk 1, done at 42960 (stall 1000).
+  // Chunk 4 (planned 44960) waits for chunk 2 (started 39960, 2000 B by
+  // 43960, then shares with chunk 3): done at 80920 (stall 35960).
   double kernel_end = 0;
   for (const Span& s : r.timeline) {
     if (s.name == "kernel") kernel_end = s.start_ns + s.duration_ns;
   }
-  EXPECT_NEAR(kernel_end,
-              10000 + (1000 + 2000 + 2000 + 2000 + (20480 - 2000 - 1000 - 2000.0 / 3) * 4 - 8000),
-              1e-2);
+  EXPECT_NEAR(kernel_end, 10000 + 35960 + 1000 + 35960, 1e-2);
+}
+
+TEST(ReplayEngine, InlineWindowCoversBandwidthDelayProduct) {
+  // Small chunks far below the link rate: posted stores never stall the
+  // kernel, however many are in flight (latency 1000 ns, a chunk every 200 ns).
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.chunks.clear();
+  for (int i = 0; i < 20; ++i) k.chunks.push_back(ChunkInput{200.0 * i, 200.0 * (i + 1), 16, 1, 4});
+  ReplayResult r = run(in, test_machine(), Mechanism::kInline, /*timeline=*/true);
+  for (const Span& s : r.timeline) EXPECT_NE(s.category, std::string("stall"));
 }
 
 TEST(ReplayEngine, PacketRateLimitCapsBandwidth) {

@@ -39,6 +39,13 @@ grep -q '"traceEvents"' "$tmp/tl.json" && grep -q '"cat":"transfer"' "$tmp/tl.js
 # Validate: the polling trace against itself passes a loose tolerance.
 "$xferlab" validate "$tmp/poll.xftrace" --tolerance 50 > "$tmp/val.txt" || fail "validate failed"
 grep -q "median |error|" "$tmp/val.txt" || fail "validate prints no summary"
+# Validate accepts a directory (recursively) as well as files.
+mkdir -p "$tmp/vdir/sub" && cp "$tmp/poll.xftrace" "$tmp/vdir/sub/"
+"$xferlab" validate "$tmp/vdir" --tolerance 50 > "$tmp/vald.txt" || fail "validate DIR failed"
+grep -q "^poll " "$tmp/vald.txt" || fail "validate DIR did not replay poll.xftrace"
+# The replay table says which row was measured.
+"$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 | grep -q "^note: measured row = polling" \
+  || fail "replay prints no measured-row note"
 
 # Sweep: 2x2 grid, tidy CSV with the parameter columns first.
 "$xferlab" sweep "$tmp/poll.xftrace" --param dma_agent.channels=1,4 --param gpus=2,4 \

@@ -23,8 +23,12 @@ if [ -n "$skipped" ]; then
   echo "$skipped" | sed 's/^/  /'
 fi
 
-bazel test --test_tag_filters=-gpu,-mpi "${targets[@]}" "${exclude[@]}"
-rc=$?
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+bazel test --test_tag_filters=-gpu,-mpi "${targets[@]}" "${exclude[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+# Tests that did not run (build failure) keep stale XML from earlier runs.
+not_run=$(grep -oE '^//[^ ]+ +(NO STATUS|FAILED TO BUILD)' "$log" | awk '{print $1}')
 
 # Count test cases from the JUnit XML of every test that was selected.
 passed=0 failed=0 skip_cases=0
@@ -33,17 +37,16 @@ ran=$(bazel query --noshow_progress \
 testlogs=$(bazel info bazel-testlogs 2>/dev/null)
 for t in $ran; do
   case "$t" in //native/*) [ ${#exclude[@]} -gt 0 ] && continue ;; esac
+  if echo "$not_run" | grep -qxF "$t"; then failed=$((failed + 1)); continue; fi
   rel=${t#//}; rel=${rel/://}
   xml="$testlogs/$rel/test.xml"
   if [ ! -f "$xml" ]; then failed=$((failed + 1)); continue; fi
-  head=$(grep -m1 -o '<testsuites[^>]*>' "$xml" || grep -m1 -o '<testsuite [^>]*>' "$xml")
+  # The first suite element carrying counts: gtest's <testsuites ...>, or the
+  # <testsuite ...> Bazel writes for other tests (a crash counts as an error).
+  head=$(grep -m1 -o '<testsuites\? [^>]*tests="[0-9]*"[^>]*>' "$xml")
   attr() { echo "$head" | sed -n "s/.* $1=\"\([0-9]*\)\".*/\1/p"; }
   n=$(attr tests); f=$(attr failures); e=$(attr errors); d=$(attr disabled); s=$(attr skipped)
   n=${n:-1}; f=${f:-0}; e=${e:-0}; d=${d:-0}; s=${s:-0}
-  # A target that failed without recording a failing case still counts once.
-  if grep -q "FAILED\|TIMEOUT" "$testlogs/$rel/test.log" 2>/dev/null && [ $((f + e)) -eq 0 ] && [ $rc -ne 0 ]; then
-    if grep -q "^\[  FAILED  \]\|exited with error\|TIMEOUT" "$testlogs/$rel/test.log"; then f=1; fi
-  fi
   passed=$((passed + n - f - e - d - s)); failed=$((failed + f + e)); skip_cases=$((skip_cases + d + s))
 done
 nskip=$(( $(echo -n "$skipped" | grep -c .) + skip_cases ))

@@ -190,6 +190,7 @@ void NicProxy::run() {
     if (progress) {
       last_progress = now;
     } else {
+      stats_.idle_ns_sum += static_cast<double>(now - pass_start);
       c_.check_fault();
       if (now - last_progress > c_.options.timeout_ns) timeout(now - last_progress);
     }
@@ -241,7 +242,9 @@ std::vector<std::pair<std::string, double>> NicProxy::metrics() const {
           {"proxy_complete_latency_avg", avg(s.complete_latency_ns_sum, s.completions)},
           {"proxy_complete_latency_max", s.complete_latency_ns_max},
           {"proxy_pass_avg", avg(s.pass_ns_sum, s.passes)},
-          {"proxy_credit_waits", static_cast<double>(s.credit_waits)}};
+          {"proxy_credit_waits", static_cast<double>(s.credit_waits)},
+          // Per iteration (warm-up included), like the cpu_idle phase of the main thread.
+          {"proxy_cpu_idle", avg(s.idle_ns_sum, total_)}};
 }
 
 }  // namespace xferlab::gdasync

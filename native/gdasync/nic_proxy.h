@@ -34,6 +34,7 @@ struct ProxyStats {
   uint64_t passes = 0;
   double pass_ns_sum = 0;     ///< one polling pass over all messages (detection granularity).
   uint64_t credit_waits = 0;  ///< doorbells that had to wait for the receiver's credit.
+  double idle_ns_sum = 0;     ///< passes that found nothing to do (the thread's CPU idle time).
 };
 
 class NicProxy {

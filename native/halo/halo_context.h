@@ -140,10 +140,11 @@ class HaloContext {
   bool timing = false;
   void phase_begin(Phase phase);
   void phase_end(Phase phase);
-  void add_idle_ns(uint64_t ns) {
-    if (timing) phase_ns_[static_cast<int>(Phase::kCpuIdle)] += ns;
-  }
+  // add_idle_ns / add_phase_ns also mark the phase used: a phase that is only
+  // ever accumulated (never begun/ended) must still be reported.
+  void add_idle_ns(uint64_t ns) { add_phase_ns(Phase::kCpuIdle, ns); }
   void add_phase_ns(Phase phase, uint64_t ns) {
+    used_[static_cast<int>(phase)] = true;
     if (timing) phase_ns_[static_cast<int>(phase)] += ns;
   }
   const std::array<uint64_t, kNumPhases>& phase_ns() const { return phase_ns_; }

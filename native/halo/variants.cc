@@ -63,10 +63,29 @@ class Baseline : public VariantRunner {
 // Notification: shared CPU side of the stream and stacked approaches. The GPU
 // sets send_ready[m] when message m is packed; the CPU Isends it, tests the
 // receives and sets unpack_ready[m] when message m has arrived.
+//
+// Order of the CPU's work (everything it does is on the critical path, the
+// GPU's pack usually finishes before the CPU starts polling):
+//   1. enqueue compute + pack (stream) / compute + stacked kernel, so the GPU
+//      computes while the CPU posts the receives (data arriving before its
+//      Irecv is matched later by MPI; the buffer hazard argument in
+//      docs/halo.md does not depend on when the Irecv is posted);
+//   2. poll: post every send whose flag is set, re-scanning the flags right
+//      away after a send was posted (pack CTAs finish in bursts) before
+//      calling into MPI progress (Testsome), so no send waits behind it;
+//   3. once all sends are posted, enqueue what follows the pack (stream: the
+//      unpack kernel, its check and the event the next compute waits on;
+//      stacked: the check) while waiting for the receives, instead of before
+//      the first poll. An unpack CTA launched after its flag was set proceeds
+//      at once (epochs only grow).
 class Notification : public VariantRunner {
  public:
   Notification(HaloContext& c, bool stacked)
-      : c_(c), stacked_(stacked), sent_(c.num_messages()), received_(c.num_messages()) {
+      : c_(c),
+        stacked_(stacked),
+        sent_(c.num_messages()),
+        received_(c.num_messages()),
+        idx_(c.num_messages()) {
     XF_CUDA_CHECK(cudaEventCreateWithFlags(&unpacked_, cudaEventDisableTiming));
   }
   ~Notification() override { cudaEventDestroy(unpacked_); }
@@ -74,10 +93,7 @@ class Notification : public VariantRunner {
   void iteration(uint32_t t) override {
     const int p = t % 2;
     c_.phase_begin(Phase::kTotal);
-    c_.phase_begin(Phase::kPostRecv);
-    c_.post_recvs(c_.recv_buffer[p].host());
-    c_.phase_end(Phase::kPostRecv);
-    // pack: enqueue compute and the persistent kernels (no synchronization).
+    // pack: enqueue compute and the pack / stacked kernel (no synchronization).
     c_.phase_begin(Phase::kPack);
     const NotifyArgs args = c_.notify_args(t);
     c_.compute(t);
@@ -85,20 +101,15 @@ class Notification : public VariantRunner {
       launch_stacked(c_.send_table, c_.recv_table, c_.layout, c_.field(t), c_.send_buffer.device(),
                      c_.recv_buffer[p].device(), c_.options.stacked_long_bytes, args,
                      c_.stream_compute);
-      c_.verify(t, c_.stream_compute);
     } else {
       launch_pack_notify(c_.send_table, c_.layout, c_.field(t), c_.send_buffer.device(), args,
                          c_.stream_compute);
-      c_.guard_ghosts(t, c_.stream_unpack);
-      launch_unpack_notify(c_.recv_table, c_.layout, c_.recv_buffer[p].device(), c_.field(t), args,
-                           c_.stream_unpack);
-      c_.verify(t, c_.stream_unpack);
-      // The next compute reads the ghosts this unpack writes.
-      XF_CUDA_CHECK(cudaEventRecord(unpacked_, c_.stream_unpack));
-      XF_CUDA_CHECK(cudaStreamWaitEvent(c_.stream_compute, unpacked_, 0));
     }
     c_.phase_end(Phase::kPack);
-    poll(t);
+    c_.phase_begin(Phase::kPostRecv);
+    c_.post_recvs(c_.recv_buffer[p].host());
+    c_.phase_end(Phase::kPostRecv);
+    poll(t, args);
     c_.phase_end(Phase::kTotal);
   }
 
@@ -108,19 +119,37 @@ class Notification : public VariantRunner {
   }
 
  private:
-  void poll(uint32_t t) {
+  // enqueue_after_pack: the GPU work of exchange t that follows the pack
+  // (timed as the unpack phase: the CPU's cost of enqueueing the unpack).
+  void enqueue_after_pack(uint32_t t, const NotifyArgs& args) {
+    const uint64_t s0 = xferlab::native::host_steady_ns();
+    if (stacked_) {
+      c_.verify(t, c_.stream_compute);  // nothing else was enqueued there since the kernel.
+    } else {
+      c_.guard_ghosts(t, c_.stream_unpack);
+      launch_unpack_notify(c_.recv_table, c_.layout, c_.recv_buffer[t % 2].device(), c_.field(t),
+                           args, c_.stream_unpack);
+      c_.verify(t, c_.stream_unpack);
+      // The next compute reads the ghosts this unpack writes.
+      XF_CUDA_CHECK(cudaEventRecord(unpacked_, c_.stream_unpack));
+      XF_CUDA_CHECK(cudaStreamWaitEvent(c_.stream_compute, unpacked_, 0));
+    }
+    c_.add_phase_ns(Phase::kUnpack, xferlab::native::host_steady_ns() - s0);
+  }
+
+  void poll(uint32_t t, const NotifyArgs& args) {
     const uint32_t epoch = t + 1;
     const int n = c_.num_messages();
     std::fill(sent_.begin(), sent_.end(), 0);
     std::fill(received_.begin(), received_.end(), 0);
     int to_send = n, to_recv = n;
-    std::vector<int> idx(n);
+    bool enqueued = false;
     Deadline deadline(c_.options.timeout_ns);
     uint64_t t0 = xferlab::native::host_steady_ns();
     c_.trace(EventKind::kPhaseBegin, 0, static_cast<int>(Phase::kWaitRecv), t, 0);
-    while (to_send > 0 || to_recv > 0) {
-      bool progress = false;
+    while (to_send > 0 || to_recv > 0 || !enqueued) {
       const uint64_t pass_start = xferlab::native::host_steady_ns();
+      bool posted = false;
       for (int m = 0; m < n && to_send > 0; ++m) {
         if (sent_[m] || load_flag(c_.flag(FlagArray::kSendReady, m)) < epoch) continue;
         c_.trace(EventKind::kFlagObserved, 0, flag_id(FlagArray::kSendReady, m), m, epoch);
@@ -129,13 +158,16 @@ class Notification : public VariantRunner {
         c_.add_phase_ns(Phase::kPostSend, xferlab::native::host_steady_ns() - s0);
         sent_[m] = 1;
         --to_send;
-        progress = true;
+        posted = true;
       }
+      // More flags are likely set by now: post those sends before MPI progress.
+      if (posted && to_send > 0) continue;
+      bool progress = posted;
       if (to_recv > 0) {
         int count = 0;
-        XF_MPI_CHECK(MPI_Testsome(n, c_.recv_req.data(), &count, idx.data(), MPI_STATUSES_IGNORE));
+        XF_MPI_CHECK(MPI_Testsome(n, c_.recv_req.data(), &count, idx_.data(), MPI_STATUSES_IGNORE));
         for (int i = 0; i < count && count != MPI_UNDEFINED; ++i) {
-          const int m = idx[i];
+          const int m = idx_[i];
           const Message& msg = c_.messages[m];
           c_.trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIrecv), msg.peer,
                    msg.recv_tag, msg.bytes);
@@ -149,6 +181,11 @@ class Notification : public VariantRunner {
           c_.trace(EventKind::kPhaseEnd, 0, static_cast<int>(Phase::kWaitRecv), t, 0);
           c_.add_phase_ns(Phase::kWaitRecv, xferlab::native::host_steady_ns() - t0);
         }
+      }
+      if (to_send == 0 && !enqueued) {
+        enqueue_after_pack(t, args);
+        enqueued = true;
+        progress = true;
       }
       if (!progress) {
         c_.add_idle_ns(xferlab::native::host_steady_ns() - pass_start);
@@ -185,6 +222,7 @@ class Notification : public VariantRunner {
   HaloContext& c_;
   bool stacked_;
   std::vector<char> sent_, received_;
+  std::vector<int> idx_;  ///< MPI_Testsome's completed indices.
   cudaEvent_t unpacked_ = nullptr;
 };
 

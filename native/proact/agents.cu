@@ -73,7 +73,7 @@ __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
     int ok = 1;
     if (lane == 0) ok = wait_ready(r, c, start_ns, p.timeout_ns);
     ok = __shfl_sync(0xffffffffu, ok, 0);
-    if (!ok) return;
+    if (!ok) break;
     __syncwarp();  // orders lane 0's acquire before the other lanes' loads.
     const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
     const uint32_t id = static_cast<uint32_t>(c * slices + item % slices);
@@ -88,6 +88,10 @@ __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
                                   TransferMechanism::kPolling, static_cast<uint16_t>(warp));
     }
     start_ns = native::globaltimer_ns();  // the deadline bounds the wait for one chunk.
+  }
+  if (r.trace.enabled) {  // every warp is done (or gave up): the last CTA traces the end.
+    __syncthreads();
+    if (threadIdx.x == 0) detail::kernel_cta_finished(r, r.agent_ctas_done, p.kernel_id, 1);
   }
 }
 
@@ -166,6 +170,7 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
     native::record_transfer_end(r.trace, prev_id, r.peer_mask, bytes,
                                 TransferMechanism::kPollingTma, static_cast<uint16_t>(blockIdx.x));
   }
+  detail::kernel_cta_finished(r, r.agent_ctas_done, p.kernel_id, 1);
 }
 
 __global__ void trace_marker_kernel(native::DeviceTrace t, traces::EventKind kind, uint16_t flags,

@@ -47,7 +47,8 @@ struct DeviceRegion {
   uint32_t* cdp_done = nullptr;           ///< per chunk: CDP child CTAs finished (trace end).
   const uint32_t* cta_offsets = nullptr;  ///< CSR of chunks per CTA (ChunkMap).
   const uint32_t* cta_chunks = nullptr;
-  unsigned int* kernel_ctas_done = nullptr;  ///< for the kernel-end trace record.
+  unsigned int* kernel_ctas_done = nullptr;  ///< producer CTAs done (kernel-end trace record).
+  unsigned int* agent_ctas_done = nullptr;   ///< agent CTAs done (kernel-end trace record).
   AgentError* error = nullptr;               ///< host-mapped.
   uint32_t epoch = 0;          ///< this use of the region (ready == epoch: ready now).
   uint32_t mode = 0;           ///< RegionMode bits.

@@ -1,7 +1,8 @@
 // native/proact/kernels.h — launchers of the workloads' producer kernels
-// (kernels.cu). Every producer uses kBlockThreads threads per CTA, one row per
-// thread, CTA b writing rows [row_begin + b*kBlockThreads, ...) of `out`
-// through proact_store and then calling proact_cta_done.
+// (kernels.cu). Every producer uses kBlockThreads threads per CTA, CTA b
+// writing rows [row_begin + b*R, ...) of `out` through proact_store and then
+// calling proact_cta_done; R = kBlockThreads (one row per thread), except
+// Jacobi: R = kJacobiRowsPerCta.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,6 +14,8 @@
 namespace xferlab::proact {
 
 inline constexpr uint32_t kBlockThreads = 256;
+// Jacobi rows per CTA (16 per thread: 16 KiB of output per CTA).
+inline constexpr uint32_t kJacobiRowsPerCta = 16 * kBlockThreads;
 
 // Microbenchmark: 16-B rows (so 4 kB per CTA); `work` xorshift rounds per row.
 void launch_micro(const DeviceRegion& out, uint64_t row_begin, uint64_t row_end, uint64_t seed,

@@ -69,13 +69,17 @@ __device__ __forceinline__ void release_chunk(const DeviceRegion& r, uint32_t c)
   ready.store(r.epoch, cuda::memory_order_release);
 }
 
-// kernel_cta_finished: trace the producer's kernel end when its last CTA ends.
-__device__ __forceinline__ void kernel_cta_finished(const DeviceRegion& r) {
+// kernel_cta_finished: one thread per CTA, after the CTA's work; the last CTA
+// traces the kernel's end (producer: r.kernel_ctas_done, stream 0; agents:
+// r.agent_ctas_done, stream 1) and rearms the count for the next launch
+// (stream-ordered after this one).
+__device__ __forceinline__ void kernel_cta_finished(const DeviceRegion& r, unsigned int* ctas_done,
+                                                    uint32_t kernel_id, uint16_t stream) {
   if (!r.trace.enabled) return;
   const unsigned int grid = gridDim.x * gridDim.y * gridDim.z;
-  if (atomicAdd(r.kernel_ctas_done, 1u) == grid - 1u) {
-    native::record_kernel_end(r.trace, r.kernel_id);
-    *r.kernel_ctas_done = 0u;
+  if (atomicAdd(ctas_done, 1u) == grid - 1u) {
+    native::record_kernel_end(r.trace, kernel_id, stream);
+    *ctas_done = 0u;
   }
 }
 
@@ -115,7 +119,7 @@ __device__ __forceinline__ void proact_cta_done(const DeviceRegion& r, uint64_t 
       detail::release_chunk(r, r.cta_chunks[i]);
     }
   }
-  detail::kernel_cta_finished(r);
+  detail::kernel_cta_finished(r, r.kernel_ctas_done, r.kernel_id, 0);
 }
 
 // proact_chunk_done: one chunk, for kernels that track chunks themselves.

@@ -77,12 +77,13 @@ Result<std::unique_ptr<Region>> Region::create(const RegionOptions& options) {
     XF_CUDA_CHECK(cudaMalloc(&p.init, nc * sizeof(uint32_t)));
     XF_CUDA_CHECK(cudaMalloc(&p.ready, nc * sizeof(uint32_t)));
     XF_CUDA_CHECK(cudaMalloc(&p.cdp_done, nc * sizeof(uint32_t)));
-    XF_CUDA_CHECK(cudaMalloc(&p.kernel_ctas_done, sizeof(unsigned int)));
+    // [0]: the producer's finished CTAs, [1]: the agent's (they run concurrently).
+    XF_CUDA_CHECK(cudaMalloc(&p.kernel_ctas_done, 2 * sizeof(unsigned int)));
     XF_CUDA_CHECK(cudaMemset(p.counters, 0, nc * sizeof(uint32_t)));
     XF_CUDA_CHECK(cudaMemset(p.init, 0, nc * sizeof(uint32_t)));
     XF_CUDA_CHECK(cudaMemset(p.ready, 0, nc * sizeof(uint32_t)));
     XF_CUDA_CHECK(cudaMemset(p.cdp_done, 0, nc * sizeof(uint32_t)));
-    XF_CUDA_CHECK(cudaMemset(p.kernel_ctas_done, 0, sizeof(unsigned int)));
+    XF_CUDA_CHECK(cudaMemset(p.kernel_ctas_done, 0, 2 * sizeof(unsigned int)));
     XF_CUDA_CHECK(cudaHostAlloc(&p.h_error, sizeof(AgentError), cudaHostAllocMapped));
     *p.h_error = AgentError{};
     XF_CUDA_CHECK(cudaHostGetDevicePointer(&p.d_error, p.h_error, 0));
@@ -155,6 +156,7 @@ DeviceRegion Region::device_view(int gpu, uint32_t mode, uint32_t epoch,
   d.cta_offsets = p.cta_offsets;
   d.cta_chunks = p.cta_chunks;
   d.kernel_ctas_done = p.kernel_ctas_done;
+  d.agent_ctas_done = p.kernel_ctas_done + 1;
   d.error = p.d_error;
   d.epoch = epoch;
   d.mode = mode;

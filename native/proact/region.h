@@ -73,7 +73,7 @@ class Region {
     uint32_t* init = nullptr;
     uint32_t* ready = nullptr;
     uint32_t* cdp_done = nullptr;
-    unsigned int* kernel_ctas_done = nullptr;
+    unsigned int* kernel_ctas_done = nullptr;  ///< [0] producer, [1] agent kernel.
     uint32_t* cta_offsets = nullptr;
     uint32_t* cta_chunks = nullptr;
     AgentError* h_error = nullptr;

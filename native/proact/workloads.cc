@@ -106,7 +106,7 @@ class JacobiWorkload : public Workload {
   }
   int num_steps() const override { return p_.iterations; }
   int step_region(int step) const override { return (step + 1) % 2; }
-  uint32_t rows_per_cta(int) const override { return kBlockThreads; }
+  uint32_t rows_per_cta(int) const override { return kJacobiRowsPerCta; }
   void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
     for (int g = 0; g < regions[0]->num_gpus(); ++g) {
       XF_CUDA_CHECK(cudaSetDevice(regions[0]->device(g)));
