@@ -61,8 +61,8 @@ Result<Csv> parse_csv(std::string_view text, std::string_view file_name,
       for (size_t i = 0; i < fields.size(); ++i) csv.columns.emplace(fields[i], i);
       for (const char* name : required)
         if (!csv.columns.count(name))
-          return make_error(csv.file + ":" + std::to_string(line_no) + ": missing column '" +
-                            name + "' in the header");
+          return make_error(csv.file + ":" + std::to_string(line_no) + ": missing column '" + name +
+                            "' in the header");
       have_header = true;
       continue;
     }
@@ -106,11 +106,11 @@ class RowReader {
   size_t row_;
 };
 
-#define XF_ASSIGN(lhs, expr)                \
-  do {                                      \
-    auto xf_r_ = (expr);                    \
-    if (!xf_r_.ok()) return xf_r_.error();  \
-    lhs = std::move(*xf_r_);                \
+#define XF_ASSIGN(lhs, expr)               \
+  do {                                     \
+    auto xf_r_ = (expr);                   \
+    if (!xf_r_.ok()) return xf_r_.error(); \
+    lhs = std::move(*xf_r_);               \
   } while (0)
 
 // ---------------------------------------------------------------- fitting
@@ -244,9 +244,8 @@ Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
                                                    std::string_view file_name) {
   Csv csv;
   XF_ASSIGN(csv, parse_csv(text, file_name,
-                           {"test", "target", "pattern", "write_bytes", "stride_bytes",
-                            "accesses", "payload_bytes", "time_ns_median",
-                            "payload_bw_bytes_per_s"}));
+                           {"test", "target", "pattern", "write_bytes", "stride_bytes", "accesses",
+                            "payload_bytes", "time_ns_median", "payload_bw_bytes_per_s"}));
   std::vector<LinkBenchRow> out;
   for (size_t i = 0; i < csv.rows.size(); ++i) {
     RowReader r(csv, i);
@@ -356,9 +355,14 @@ Result<LinkFit> fit_link_format(const LinkFormat& base, int64_t links,
 
   LinkFormat best = base;
   double best_cost = fit_continuous(best, cost, 1);
+  // Every discrete candidate fits its continuous values from the same neutral
+  // start, so the result does not depend on the base's fitted values.
   auto consider = [&](LinkFormat candidate) {
+    candidate.link_efficiency = 1;
+    candidate.max_packets_per_s = 0;
+    candidate.partial_line_writes_per_s = 0;
     if (!candidate.validate().ok()) return;
-    double c = fit_continuous(candidate, cost, 1);
+    double c = fit_continuous(candidate, cost, 2);
     if (better(c, best_cost)) best = candidate, best_cost = c;
   };
   for (int pass = 0; pass < 2; ++pass) {
@@ -425,9 +429,9 @@ struct Calibrator {
     (target == "peer" ? out.gpu_link_fit : out.host_link_fit) = *fit;
     std::string s = section;
     const std::string what = "SM " + target + " stores/loads 1-256 B and >= 256 MiB copies";
-    for (const char* key : {"header", "data_granule", "full_write_granule", "partial_write_extra",
-                            "max_payload", "completion_header", "link_efficiency",
-                            "max_packet_rate"})
+    for (const char* key :
+         {"header", "data_granule", "full_write_granule", "partial_write_extra", "max_payload",
+          "completion_header", "link_efficiency", "max_packet_rate"})
       note(s + "." + key, in.link_bench_file, what);
     if (format.partial_line_bytes > 0)
       note(s + ".partial_line_write_rate", in.link_bench_file, what);
@@ -466,8 +470,9 @@ struct Calibrator {
     double a_ns = (b1 * s22 - b2 * s12) / det;
     double ns_per_byte = (s11 * b2 - s12 * b1) / det;
     if (!(a_ns > 0 && ns_per_byte > 0))
-      return make_runtime_error(in.link_bench_file + ": copy-engine fit gave a non-positive "
-                                                     "initiation or bandwidth");
+      return make_runtime_error(in.link_bench_file +
+                                ": copy-engine fit gave a non-positive "
+                                "initiation or bandwidth");
     const double bw = 1e9 / ns_per_byte;
     const LinkBenchRow* smallest = nullptr;
     for (const LinkBenchRow& r : in.link_bench)
@@ -505,15 +510,17 @@ struct Calibrator {
     if (!engine.ok()) return engine.error();
     for (const LinkBenchRow& r : in.link_bench) {
       if (r.test != "ce_write" || r.target != "peer") continue;
-      // A batch of n copies: the first pays the full start, the rest only the issue cost.
+      // A batch of n copies on one stream: the first pays the full start, each
+      // further one its issue cost plus its data (not overlapped).
       DmaTiming one = engine->copy(r.write_bytes, link, links);
-      double model = one.completion_ns + (r.accesses - 1) * std::max(ce.host_initiation_ns,
-                                                                     one.data_ns);
-      out.comparisons.push_back({"copy engine " + r.pattern + " (peer)",
-                                 size_name(r.write_bytes) +
-                                     (r.accesses > 1 ? " x" + std::to_string(int64_t(r.accesses))
-                                                     : ""),
-                                 "ns", r.time_ns, model});
+      double model = one.completion_ns +
+                     (r.accesses - 1) *
+                         (ce.host_initiation_ns + r.write_bytes / one.throughput_bytes_per_s * 1e9);
+      out.comparisons.push_back(
+          {"copy engine " + r.pattern + " (peer)",
+           size_name(r.write_bytes) +
+               (r.accesses > 1 ? " x" + std::to_string(int64_t(r.accesses)) : ""),
+           "ns", r.time_ns, model});
     }
     return Status::Ok();
   }
@@ -566,10 +573,9 @@ struct Calibrator {
          {"notification.cpu_poll_period", "notification.cpu_poll_read",
           "notification.gpu_store_to_host", "notification.gpu_poll_period",
           "notification.cpu_store_visible", "notification.gpu_poll_read",
-          "notification.kernel_launch", "notification.kernel_launch_cpu",
-          "notification.cdp_launch", "notification.cdp_tail_launch",
-          "notification.stream_write_value", "notification.stream_wait_value",
-          "software.cdp_launch"})
+          "notification.kernel_launch", "notification.kernel_launch_cpu", "notification.cdp_launch",
+          "notification.cdp_tail_launch", "notification.stream_write_value",
+          "notification.stream_wait_value", "software.cdp_launch"})
       note(key, f, "median of 1000 repetitions");
     Result<NotificationModel> m = NotificationModel::create(n);
     if (!m.ok()) return m.error();
@@ -581,10 +587,10 @@ struct Calibrator {
     out.comparisons.push_back(
         {"latency", "flag ping-pong round trip", "ns", rtt, g2c_model + c2g_model});
     if (const NotifyBenchRow* half = find_notify(rows, "flag_one_way_half_rtt", "gpu_volatile"))
-      out.comparisons.push_back({"latency", "flag one-way (half round trip)", "ns",
-                                 half->median_ns, (g2c_model + c2g_model) / 2, true});
-    out.comparisons.push_back(
-        {"latency", "CPU read+write of a flag", "ns", cpu_rw, m->cost(NotificationPath::kGpuToCpuFlag).cpu_ns});
+      out.comparisons.push_back({"latency", "flag one-way (half round trip)", "ns", half->median_ns,
+                                 (g2c_model + c2g_model) / 2, true});
+    out.comparisons.push_back({"latency", "CPU read+write of a flag", "ns", cpu_rw,
+                               m->cost(NotificationPath::kGpuToCpuFlag).cpu_ns});
     out.comparisons.push_back(
         {"latency", "GPU read+write of a flag", "ns", gpu_rw, n.gpu_poll_period_ns});
     out.comparisons.push_back(
@@ -597,16 +603,17 @@ struct Calibrator {
         {"latency", "CDP tail launch", "ns", cdp_tail, lat(NotificationPath::kCdpTailLaunch)});
     out.comparisons.push_back({"latency", "stream write value visible", "ns", wv_visible,
                                lat(NotificationPath::kStreamWriteValue)});
-    out.comparisons.push_back({"latency", "stream wait value release round trip", "ns", wait_rtt,
-                               lat(NotificationPath::kStreamWaitValue) +
-                                   lat(NotificationPath::kStreamWriteValue)});
+    out.comparisons.push_back(
+        {"latency", "stream wait value release round trip", "ns", wait_rtt,
+         lat(NotificationPath::kStreamWaitValue) + lat(NotificationPath::kStreamWriteValue)});
     return Status::Ok();
   }
 
   // PROACT micro: polling copy rate per thread (copy-bound rows), polling SM
   // share (compute-bound rows), CDP launch interval (launch-bound rows).
-  // Model: T = max(T_none / (1 - share), B / R) + chunk / R, R = min(threads ×
-  // rate, SM link goodput); CDP: T = T_none + max(B / link, chunks × interval).
+  // Model: T = max(T_none / (1 - share), (B - chunk) / R) + chunk / R (the last
+  // chunk leaves after the kernel), R = min(threads × rate, SM link goodput);
+  // CDP: T = T_none + max(B / link, chunks × interval).
   Status proact(double sm_link_bw) {
     const std::vector<ProactMicroRow>& rows = in.proact_micro;
     std::map<double, double> none_ms;
@@ -623,7 +630,7 @@ struct Calibrator {
     for (const ProactMicroRow& r : rows) {
       if (r.mechanism != "polling" || base(r) <= 0 || r.chunk_bytes < 16384) continue;
       if (r.time_ms < 2 * base(r)) continue;
-      double c = (bytes + r.chunk_bytes) / (static_cast<double>(r.threads) * r.time_ms * 1e-3);
+      double c = bytes / (static_cast<double>(r.threads) * r.time_ms * 1e-3);
       su += c, suu += c * c;
     }
     if (suu == 0)
@@ -638,8 +645,9 @@ struct Calibrator {
     int log_n = 0;
     for (const ProactMicroRow& r : rows) {
       if (r.mechanism != "polling" || base(r) <= 0) continue;
-      double tail_ms = r.chunk_bytes / rate(r.threads) * 1e3;
-      if (bytes / rate(r.threads) * 1e3 >= base(r)) continue;  // copy-bound
+      double tail_ms = std::min(r.chunk_bytes, bytes) / rate(r.threads) * 1e3;
+      // Only rows the compute side dominates: not copy-bound, short last chunk.
+      if (bytes / rate(r.threads) * 1e3 >= base(r) || tail_ms > 0.1 * r.time_ms) continue;
       log_sum += std::log((r.time_ms - tail_ms) / base(r));
       ++log_n;
     }
@@ -665,10 +673,12 @@ struct Calibrator {
       double model = 0;
       if (r.mechanism == "polling") {
         double share_ms = base(r) / (1 - sw.polling_sm_share);
-        model = std::max(share_ms, bytes / rate(r.threads) * 1e3) +
-                r.chunk_bytes / rate(r.threads) * 1e3;
+        double last = std::min(r.chunk_bytes, bytes);
+        model = std::max(share_ms, (bytes - last) / rate(r.threads) * 1e3) +
+                last / rate(r.threads) * 1e3;
       } else if (r.mechanism == "cdp") {
-        model = base(r) + std::max(copy_ms, bytes / r.chunk_bytes * sw.cdp_launch_interval_ns * 1e-6);
+        model =
+            base(r) + std::max(copy_ms, bytes / r.chunk_bytes * sw.cdp_launch_interval_ns * 1e-6);
       } else {
         continue;
       }
@@ -688,9 +698,9 @@ Result<CalibrationResult> calibrate(const Platform& base, const CalibrationInput
   out.platform = base;
   Calibrator cal{in, out};
   Platform& p = out.platform;
-  const int64_t gpu_links =
-      p.topology.kind == TopologyKind::kNvswitch ? p.topology.links_per_gpu
-                                                 : p.topology.links_per_gpu_pair;
+  const int64_t gpu_links = p.topology.kind == TopologyKind::kNvswitch
+                                ? p.topology.links_per_gpu
+                                : p.topology.links_per_gpu_pair;
   XF_RETURN_IF_ERROR(cal.link("gpu_link", p.gpu_link, "peer", gpu_links, "nvlink"));
   // Host memory takes writes in whole 64-B cache lines; smaller scattered
   // writes cost the root complex a read-modify-write (rate fitted).
@@ -707,6 +717,8 @@ Result<CalibrationResult> calibrate(const Platform& base, const CalibrationInput
     double sm_bw = predict_link_bw_bytes_per_s(*gpu_link, gpu_links, p.coalescing, line_row);
     XF_RETURN_IF_ERROR(cal.proact(sm_bw));
   }
+  if (p.source.find("xferlab calibrate") == std::string::npos)
+    p.source += "; unpublished constants fitted by xferlab calibrate (docs/calibration.md)";
   Status v = p.validate();
   if (!v.ok()) return make_runtime_error("calibrated platform invalid: " + v.error().message);
   return out;

@@ -96,7 +96,10 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
     in.link_bench.push_back(
         {"ce_write", "peer", "single", s, s, 1, s, 9000 + s / 390e9 * 1e9, s / 1e-6, 0});
   }
+  // The committed preset is itself calibrated: start from the builtin formats.
   Platform base = *load_platform("h200x2_nvlink4");
+  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
+  ASSERT_TRUE(set_parameter(base, "host_link.format", "pcie5").ok());
   Result<CalibrationResult> r = calibrate(base, in);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_NEAR(r->host_link_fit.format.partial_line_writes_per_s, 0.45e9, 0.01e9);

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 #include "common/table.h"

@@ -49,8 +49,10 @@ TEST(LinkCli, AllInterconnectsAndPlatforms) {
   EXPECT_NE(json.out.find("\"interconnect\": \"nvlink4\", \"links\": 18"), std::string::npos);
   CliRun rd = link({"--interconnect", "pcie3", "--op", "read", "--pattern", "contiguous"});
   ASSERT_EQ(rd.code, 0) << rd.err;
-  CliRun with_set = link({"--platform", "h200x2_nvlink4", "--set", "gpu_link.header=32B", "--sizes",
-                          "4", "--count", "1", "--format", "csv"});
+  // link_efficiency 1: the calibrated preset's link-layer share would scale the wire bytes.
+  CliRun with_set =
+      link({"--platform", "h200x2_nvlink4", "--set", "gpu_link.header=32B", "--set",
+            "gpu_link.link_efficiency=1", "--sizes", "4", "--count", "1", "--format", "csv"});
   ASSERT_EQ(with_set.code, 0) << with_set.err;
   EXPECT_NE(with_set.out.find(",64,"), std::string::npos);  // 32 + 16 + 16 wire bytes
 }

@@ -451,8 +451,7 @@ LinkTime LinkModel::time(const WireBytes& wire, int64_t links) const {
     t.bound = LinkBound::kReverseBytes;
   }
   if (format_.partial_line_writes_per_s > 0) {
-    double partial_ns =
-        wire.partial_line_packets / (format_.partial_line_writes_per_s * n) * 1e9;
+    double partial_ns = wire.partial_line_packets / (format_.partial_line_writes_per_s * n) * 1e9;
     if (partial_ns > t.transfer_ns) {
       t.transfer_ns = partial_ns;
       t.bound = LinkBound::kPartialLine;

@@ -59,10 +59,10 @@ struct LinkFormat {
   // Issue rate.
   double max_packets_per_s = 0;  ///< packets/s one link accepts from a source; 0 = unlimited.
   // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
-  double link_efficiency = 1;      ///< share of the encoded rate left for packets (link-layer
-                                   ///< CRC/replay/credit overhead not charged per packet).
-  double partial_line_bytes = 0;   ///< target memory line; a scattered write not covering whole
-                                   ///< lines is a partial-line write (host RMW); 0 = off.
+  double link_efficiency = 1;     ///< share of the encoded rate left for packets (link-layer
+                                  ///< CRC/replay/credit overhead not charged per packet).
+  double partial_line_bytes = 0;  ///< target memory line; a scattered write not covering whole
+                                  ///< lines is a partial-line write (host RMW); 0 = off.
   double partial_line_writes_per_s = 0;  ///< partial-line writes/s one link's target absorbs;
                                          ///< 0 = unlimited.
 
@@ -95,7 +95,7 @@ struct WireBytes {
   double packets = 0;  ///< packets in the data direction.
   double data_bytes = 0;
   double reverse_bytes = 0;
-  double reverse_packets = 0;  ///< read requests (ACK/flow-control DLLPs not counted).
+  double reverse_packets = 0;       ///< read requests (ACK/flow-control DLLPs not counted).
   double partial_line_packets = 0;  ///< writes that cover only part of a target line.
 
   WireBytes& operator+=(const WireBytes& other);

@@ -17,6 +17,7 @@ std::span<const Command> commands() {
       {"trace", "inspect, check, export (Perfetto) and generate trace files", traces::run_trace},
       {"link", hw_model::kLinkSummary, hw_model::run_link},
       {"platform", hw_model::kPlatformSummary, hw_model::run_platform},
+      {"calibrate", hw_model::kCalibrateSummary, hw_model::run_calibrate},
       {"version", "print version and source revision",
        [](const Args&, std::ostream& out, std::ostream&) {
          out << version_string() << "\n";

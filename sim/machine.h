@@ -61,6 +61,7 @@ struct MechanismCosts {
   double polling_detect_ns = 0;            ///< ready flag visible to the agent after the counter.
   // Decoupled CDP.
   double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).
+  double cdp_launch_interval_ns = 0;   ///< launches of one GPU serialize this far apart; 0 = none.
   double cdp_copy_bw_bytes_per_s = 0;  ///< one child's copy throughput; 0 = link-bound.
   // Hardware PROACT: counter unit.
   double counter_update_service_ns = 0;  ///< 1 / update throughput.

@@ -97,6 +97,7 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) 
   c.polling_period_ns = p.software.poll_period_ns;
   c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
   c.cdp_launch_ns = p.software.cdp_launch_ns;
+  c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
   // Counter unit.
   Result<hw::CounterUnit> cu = hw::CounterUnit::create(p.counter_unit);

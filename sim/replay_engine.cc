@@ -236,9 +236,11 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<uint32_t> ds = dests(run, k);
   std::deque<Flight> flights;
+  double last_launch = -INFINITY;  // device launches of one GPU serialize
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
-    run.sleep_until(kb + ch.ready_ns + c.cdp_launch_ns);
+    last_launch = std::max(kb + ch.ready_ns, last_launch + c.cdp_launch_interval_ns);
+    run.sleep_until(last_launch + c.cdp_launch_ns);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = run.machine->gpu_link.bulk(payload);
     for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
@@ -398,7 +400,11 @@ double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech
       if (store <= 0 && !k.chunks.empty()) store = k.chunks.front().store_bytes;
     }
   }
-  return store > 0 ? m.gpu_link.stores(1, store).wire_bytes : 0;
+  if (store <= 0) return 0;
+  // Per packet as the coalescer emits them (a warp's contiguous stores merge
+  // into line-sized packets), not per store instruction.
+  const WireCost w = m.gpu_link.stores(1024, store);
+  return w.packets > 0 ? w.wire_bytes / w.packets : w.wire_bytes;
 }
 
 using Producer = void (*)(Run&, const KernelInput&, double);

@@ -141,12 +141,12 @@ DeviceRegion Region::device_view(int gpu, uint32_t mode, uint32_t epoch,
   const PerGpu& p = per_gpu_[gpu];
   DeviceRegion d;
   d.local = p.data;
-  if (!options_.managed) {
-    for (int q = 0; q < num_gpus(); ++q) {
-      if (q == gpu) continue;
-      d.peers[d.num_peers++] = per_gpu_[q].data;
-      d.peer_mask |= 1u << options_.devices[q];
-    }
+  for (int q = 0; q < num_gpus(); ++q) {
+    if (q == gpu) continue;
+    // Managed: one shared buffer, nothing to store to, but the peers are
+    // still the destinations of the prefetches (traced transfers).
+    if (!options_.managed) d.peers[d.num_peers++] = per_gpu_[q].data;
+    d.peer_mask |= 1u << options_.devices[q];
   }
   d.chunk_bytes = options_.chunk_bytes;
   d.counters = p.counters;

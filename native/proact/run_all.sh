@@ -49,14 +49,20 @@ run() {
 # Output budget (whole run <= 15 MB compressed): traces only for a
 # representative subset (--trace-chunks; first --threads value per mechanism),
 # sampled producer CTAs, a per-GPU event cap, zstd. Everything else is CSV.
+# The cap must hold a whole traced run (events past it are lost, leaving begins
+# without ends): app polling traces record a begin/end per 16-KiB slice, ~90k
+# (256 KiB chunks) to ~131k (ALS, 16 KiB chunks) events per GPU; ~6 B/event zstd.
 micro_trace="--trace-cta-sample 64 --trace-capacity 65536"
-app_trace="--trace-cta-sample 256 --trace-capacity 32768"
+app_trace="--trace-cta-sample 256 --trace-capacity 262144"
 
 # Microbenchmark: chunk sweep x transfer threads (8192 first: the traced one).
 chunks_micro=4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB
 run micro_g$gpus --workload micro --gpus "$gpus" --chunk $chunks_micro \
   --mechanism polling,polling_tma,cdp,inline --threads 8192,4096,1024 --reps 5 \
   --trace-chunks 16KiB,1MiB,16MiB $micro_trace
+# CDP accepts at most 1024 transfer threads: its traced runs get their own call.
+run micro_cdp_g$gpus --workload micro --gpus "$gpus" --chunk 64KiB,1MiB,16MiB --mechanism cdp \
+  --threads 1024 --reps 5 --trace-chunks 64KiB,1MiB,16MiB $micro_trace
 # Unified Memory costs ~0.6 s per run: two chunk sizes, fewer reps.
 run micro_um_g$gpus --workload micro --gpus "$gpus" --chunk 64KiB,16MiB --mechanism um \
   --reps 2 --trace-chunks 16MiB $micro_trace
@@ -66,8 +72,10 @@ run micro_g1 --workload micro --gpus 1 --chunk 16KiB,1MiB,16MiB --mechanism trac
 apps="jacobi pagerank sssp als"
 for w in $apps; do
   run ${w}_g$gpus --workload $w --gpus "$gpus" --chunk 256KiB,2MiB \
-    --mechanism polling,polling_tma,cdp,inline --threads 4096 --reps 3 --trace-chunks 256KiB \
+    --mechanism polling,polling_tma,inline --threads 4096 --reps 3 --trace-chunks 256KiB \
     $app_trace
+  run ${w}_cdp_g$gpus --workload $w --gpus "$gpus" --chunk 256KiB,2MiB --mechanism cdp \
+    --threads 1024 --reps 3 --trace-chunks 256KiB $app_trace
   run ${w}_g1 --workload $w --gpus 1 --chunk 256KiB --mechanism track --reps 3 --trace-chunks none
 done
 
