@@ -6,12 +6,14 @@
 #   halo_phases.png     phase breakdown (avg over ranks) of the host-driven and
 #                       notification variants, 2 ranks on 2 GPUs
 #   halo_boxes.png      HPGMG-like box exchange: host vs sa vs ki per box size
+#   halo_cpu_idle.png   main-thread CPU idle time (cpu_idle) vs busy time per
+#                       iteration, 2 ranks on 2 GPUs, paper sizes and boxes
 # and prints the tables it plotted.
 # Usage: tools/plot_halo.sh [RESULTS_DIR] [IMG_DIR]
-#   defaults: traces/real/2026-11-22_h200x2/halo docs/img
+#   defaults: traces/real/2026-11-22_h200x2_run2/halo docs/img
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:-traces/real/2026-11-22_h200x2/halo}
+dir=${1:-traces/real/2026-11-22_h200x2_run2/halo}
 img=${2:-docs/img}
 mkdir -p "$img"
 tmp=$(mktemp -d)
@@ -78,7 +80,7 @@ GNUPLOT
 
 # Phase breakdown, 2 GPUs: rows = variant/size, columns = phases (µs).
 # The phases of one rank's iteration add up to `total` (within a few %; for
-# stream/stacked after removing the Isend time from wait_recv, see below);
+# stream/stacked after removing the nested phases from wait_recv, see below);
 # `verify` runs on its own stream and is not part of it (table only).
 phases="post_recv pack post_send wait_recv unpack wait_send"
 awk -F, -v ph="$phases" '
@@ -94,8 +96,9 @@ awk -F, -v ph="$phases" '
       for (j = 1; j <= m; j++) {
         x = t[k "," p[j]]
         # stream/stacked: wait_recv spans the whole polling loop, which also
-        # contains the MPI_Isend calls counted as post_send; plot them once.
-        if (p[j] == "wait_recv" && k !~ /^(baseline|host) /) x -= t[k ",post_send"]
+        # contains the MPI_Isend calls (post_send) and the enqueue of the
+        # unpack kernel and ghost check (unpack); plot each once.
+        if (p[j] == "wait_recv" && k !~ /^(baseline|host) /) x -= t[k ",post_send"] + t[k ",unpack"]
         printf " %s", (x == "") ? 0 : x
       }
       printf " %s %s\n", t[k ",total"], t[k ",verify"]
@@ -107,7 +110,7 @@ column -t "$tmp/phases.dat"
 gnuplot <<GNUPLOT
 set terminal pngcairo size 1100,560 font "sans,11" noenhanced
 set output "$img/halo_phases.png"
-set title "Halo exchange phase breakdown (host clock, avg over 2 ranks), 2 ranks on 2x H200\nbaseline/host: pack includes the compute kernel; stream/stacked: wait_recv = CPU polling loop minus its Isend calls (= post_send)"
+set title "Halo exchange phase breakdown (host clock, avg over 2 ranks), 2 ranks on 2x H200\nbaseline/host: pack includes the compute kernel; stream/stacked: wait_recv = CPU polling loop minus the\nIsend calls (post_send) and the unpack/check enqueue (unpack) done inside it; pack = enqueue of compute + pack"
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
@@ -119,4 +122,45 @@ set xtics rotate by -35
 set key outside right top
 plot for [c=2:7] "$tmp/phases.dat" using c:xtic(1) title columnheader(c)
 GNUPLOT
-echo "plot_halo: wrote $img/halo_iteration.png $img/halo_boxes.png $img/halo_phases.png"
+# CPU idle time, 2 GPUs: cpu_idle (main thread: device-sync polls, Waitall,
+# polling passes that found nothing; sa/ki: only the final drain, their CPU
+# only enqueues) and busy = total - cpu_idle, µs per iteration. The NIC-proxy
+# thread of sa/ki (proxy_cpu_idle) is a second CPU thread, per iteration
+# including warm-up: table only.
+awk -F, '
+  FNR == 1 || $2 !~ /^gpus2_/ { next }
+  { k = $1 " " substr($2, 7); if (!(k in seen)) { seen[k] = 1; order[++n] = k }; t[k "," $6] = $8 / 1000 }
+  END {
+    print "run busy cpu_idle total idle_pct proxy_cpu_idle"
+    for (i = 1; i <= n; i++) {
+      k = order[i]; label = k; gsub(" ", "_", label)
+      tot = t[k ",total"]; idle = t[k ",cpu_idle"]
+      printf "%s %.1f %.1f %.1f %.1f %s\n", label, tot - idle, idle, tot, 100 * idle / tot,
+        (k ",proxy_cpu_idle" in t) ? sprintf("%.1f", t[k ",proxy_cpu_idle"]) : "-"
+    }
+  }' "$dir/halo.csv" "$dir/boxes.csv" >"$tmp/idle.dat"
+echo "== main-thread CPU idle, 2 ranks on 2 GPUs (avg over ranks, us per iteration)"
+column -t "$tmp/idle.dat"
+grep -v box "$tmp/idle.dat" >"$tmp/idle_paper.dat"
+{ head -1 "$tmp/idle.dat"; grep box "$tmp/idle.dat"; } >"$tmp/idle_box.dat"
+
+gnuplot <<GNUPLOT
+set terminal pngcairo size 1200,560 font "sans,11" noenhanced
+set output "$img/halo_cpu_idle.png"
+set multiplot layout 1,2 title "Main-thread CPU time per iteration, 2 ranks on 2x H200 (avg over ranks): idle (cpu_idle) vs busy (total - cpu_idle)\nsa/ki: cpu_idle is only the final drain (the CPU only enqueues); the proxy thread's idle time is in the table"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set grid ytics
+set ylabel "time per iteration (us)"
+set yrange [0:*]
+set xtics rotate by -45
+set key top left
+set title "paper sizes (27-point)"
+plot "$tmp/idle_paper.dat" using 3:xtic(1) title "cpu_idle" lc rgb "#bbbbbb", "" using 2 title "busy" lc rgb "#1b9e77"
+set title "HPGMG-like boxes (7-point)"
+plot "$tmp/idle_box.dat" using 3:xtic(1) title "cpu_idle" lc rgb "#bbbbbb", "" using 2 title "busy" lc rgb "#1b9e77"
+unset multiplot
+GNUPLOT
+echo "plot_halo: wrote $img/halo_iteration.png $img/halo_boxes.png $img/halo_phases.png $img/halo_cpu_idle.png"

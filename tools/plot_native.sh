@@ -6,10 +6,10 @@
 #   native_ce_bandwidth.png   copy-engine bandwidth vs copy size (single, batch)
 #   native_interference.png   MPI_Send time vs size, SSB/PSB/PCB/P2AB, stream/stacked
 # Usage: tools/plot_native.sh [RESULTS_DIR] [IMG_DIR]
-#   defaults: traces/real/2026-11-22_h200x2/bench docs/img
+#   defaults: traces/real/2026-11-22_h200x2_run2/bench docs/img
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:-traces/real/2026-11-22_h200x2/bench}
+dir=${1:-traces/real/2026-11-22_h200x2_run2/bench}
 img=${2:-docs/img}
 mkdir -p "$img"
 tmp=$(mktemp -d)

@@ -7,10 +7,10 @@
 #   proact_workloads.png       per-workload speedup over 1 GPU: memcpy, best
 #                              measured PROACT config, infinite-bandwidth limit
 # Usage: tools/plot_proact.sh [RESULTS_DIR] [IMG_DIR]
-#   defaults: traces/real/2026-11-22_h200x2/proact docs/img
+#   defaults: traces/real/2026-11-22_h200x2_run2/proact docs/img
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=${1:-traces/real/2026-11-22_h200x2/proact}
+dir=${1:-traces/real/2026-11-22_h200x2_run2/proact}
 img=${2:-docs/img}
 mkdir -p "$img"
 tmp=$(mktemp -d)

@@ -1,7 +1,9 @@
 // traces/check.cc — semantic validation (see check.h).
 #include "traces/check.h"
 
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -35,6 +37,11 @@ class Checker {
   Checker(const TraceReader& reader, size_t max_issues)
       : m_(reader.metadata()), max_issues_(max_issues) {
     for (const ChunkInfo& c : m_.chunks) chunk_writers_[c.id] = c.writers;
+    // A recorder whose buffer filled up drops later events (metadata
+    // "lost_events"); their begins then legitimately lack ends.
+    if (std::optional<std::string> lost = m_.parameter("lost_events")) {
+      lost_events_ = std::strtoull(lost->c_str(), nullptr, 10);
+    }
   }
 
   void visit(const Event& e) {
@@ -63,9 +70,10 @@ class Checker {
   void finish() {
     for (const auto& [key, opens] : open_) {
       for (const Open& o : opens) {
-        issue(true, o.record,
+        issue(lost_events_ == 0, o.record,
               std::string(event_kind_name(o.kind)) + " on " + gpu_text(key.gpu) + " (id " +
-                  str(o.id) + ") never ends");
+                  str(o.id) + ") never ends" +
+                  (lost_events_ ? " (the trace lost " + str(lost_events_) + " events)" : ""));
       }
     }
     report_.events_checked = record_;
@@ -210,6 +218,7 @@ class Checker {
 
   const Metadata& m_;
   size_t max_issues_;
+  uint64_t lost_events_ = 0;  ///< events the recorder dropped (metadata).
   uint64_t record_ = 0;
   CheckReport report_;
   std::map<PairKey, std::vector<Open>> open_;

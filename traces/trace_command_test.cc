@@ -193,6 +193,28 @@ TEST(TraceCheck, FindsSemanticErrors) {
   EXPECT_EQ(cli.code, 2);
 }
 
+// A recorder that ran out of buffer records "lost_events": its unmatched
+// begins are warnings that say so, not errors.
+TEST(TraceCheck, LostEventsTurnUnendedBeginsIntoWarnings) {
+  const std::string path = temp_path("lost_events.xft");
+  GenerateOptions o;
+  Metadata m = generated_metadata(o);
+  m.set_parameter("lost_events", "12");
+  TraceWriter w;
+  ASSERT_TRUE(w.open(path, m).ok());
+  const Event begin{100, uint16_t(EventKind::kKernelBegin), 0, 0, 0, 0, 64, 256};
+  ASSERT_TRUE(w.append(begin).ok());
+  ASSERT_TRUE(w.close().ok());
+  Result<TraceReader> r = TraceReader::open(path);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Result<CheckReport> report = check_trace(*r);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->errors, 0u);
+  ASSERT_EQ(report->warnings, 1u);
+  EXPECT_EQ(report->issues[0].message,
+            "event #0: kernel_begin on gpu 0 (id 0) never ends (the trace lost 12 events)");
+}
+
 // validate_chrome_trace: the Chrome trace-event format rules the viewers
 // rely on; returns the problems found.
 std::vector<std::string> validate_chrome_trace(const nlohmann::json& j) {
