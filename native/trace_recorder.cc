@@ -10,7 +10,7 @@
 
 #include "native/cuda_check.h"
 #include "native/machine_info.h"
-#include "native/version_stamp.h"
+#include "common/version.h"
 #include "traces/writer.h"
 
 namespace xferlab::native {
@@ -199,8 +199,8 @@ uint64_t TraceRecorder::lost_events() const {
 void TraceRecorder::set_producer(const std::string& program, int argc, char** argv) {
   traces::ProducerInfo& p = metadata_.producer;
   p.program = program;
-  p.version = kNativeVersion;
-  p.revision = kNativeRevision;
+  p.version = xferlab_version();
+  p.revision = xferlab_revision();
   p.command_line.clear();
   for (int i = 0; i < argc; ++i) p.command_line += (i ? " " : "") + shell_quote(argv[i]);
   p.start_time = iso8601_utc_now();

@@ -30,6 +30,11 @@ struct KernelSpan {
   double begin_ns = -1, end_ns = -1;
 };
 
+// proact launches its polling/TMA agents with kernel id 0x10000 + the
+// producer's id (native/proact/runner.cc). They run beside the producer for
+// the whole step, so they are transfer activity, never a producer kernel.
+constexpr uint32_t kAgentKernelIdBase = 0x10000;
+
 // ChunkAcc: what the (possibly sampled) events say about one chunk.
 struct ChunkAcc {
   double first_write_ns = INFINITY, last_end_ns = -1, zero_ns = -1;
@@ -251,9 +256,10 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     return static_cast<double>(static_cast<int64_t>(e.time_ns - origin));
   };
 
-  // Pass 1: producer kernels per GPU, measured transfers. A kernel begin
-  // without an end (proact's persistent polling agents) is not a producer.
-  std::map<uint32_t, std::vector<KernelSpan>> kernels;
+  // Pass 1: producer kernels per GPU, measured transfers. Agent kernels
+  // (id >= kAgentKernelIdBase) and begins without an end (older proact
+  // traces did not record the agents' end) are not producers.
+  std::map<uint32_t, std::vector<KernelSpan>> kernels, agents;
   std::map<uint32_t, uint64_t> dest_masks;  // per source GPU, from transfer records
   std::vector<std::pair<double, double>> transfers;
   std::map<std::pair<uint32_t, uint32_t>, double> open_transfers;
@@ -262,10 +268,12 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   Status s = r.for_each([&](const Event& e) {
     const double t = rel(e);
     switch (static_cast<EventKind>(e.kind)) {
-      case EventKind::kKernelBegin: kernels[e.gpu].push_back(KernelSpan{e.id, t, -1}); break;
+      case EventKind::kKernelBegin:
+        (e.id >= kAgentKernelIdBase ? agents : kernels)[e.gpu].push_back(KernelSpan{e.id, t, -1});
+        break;
       case EventKind::kKernelEnd: {
         // Pairs with the latest open begin of the same kernel id.
-        auto& v = kernels[e.gpu];
+        auto& v = (e.id >= kAgentKernelIdBase ? agents : kernels)[e.gpu];
         for (auto it = v.rbegin(); it != v.rend(); ++it) {
           if (it->end_ns < 0 && it->id == e.id && it->begin_ns <= t) {
             it->end_ns = t;
@@ -389,6 +397,14 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     }
     for (auto [a, b] : transfers) {
       if (a >= start && a < next_start) end = std::max(end, b);
+    }
+    // The step waits for its agents to exit (after their last copy).
+    for (auto& [gpu, v] : agents) {
+      for (const KernelSpan& ag : v) {
+        if (ag.end_ns >= 0 && ag.end_ns >= start && ag.begin_ns < next_start) {
+          end = std::max(end, ag.end_ns);
+        }
+      }
     }
     it.gap_before_ns = prev_end < 0 ? 0 : std::max(0.0, start - prev_end);
     if (first_begin < 0) first_begin = start;

@@ -1,15 +1,13 @@
-// sim/version.cc — version and source revision stamped at build time.
+// sim/version.cc — `xferlab --version` text from the build stamp.
+#include "common/version.h"
 #include "sim/command.h"
-#include "sim/version_stamp.h"
 
 namespace xferlab::cli {
 
 std::string version_string() {
-  return std::string("xferlab ") + kXferlabVersion + " (rev " + kXferlabRevision + ")";
+  return std::string("xferlab ") + xferlab_version() + " (rev " + xferlab_revision() + ")";
 }
 
-std::string source_revision() {
-  return kXferlabRevision;
-}
+std::string source_revision() { return xferlab_revision(); }
 
 }  // namespace xferlab::cli

@@ -147,7 +147,7 @@ grep -v box "$tmp/idle.dat" >"$tmp/idle_paper.dat"
 gnuplot <<GNUPLOT
 set terminal pngcairo size 1200,560 font "sans,11" noenhanced
 set output "$img/halo_cpu_idle.png"
-set multiplot layout 1,2 title "Main-thread CPU time per iteration, 2 ranks on 2x H200 (avg over ranks): idle (cpu_idle) vs busy (total - cpu_idle)\nsa/ki: cpu_idle is only the final drain (the CPU only enqueues); the proxy thread's idle time is in the table"
+set multiplot layout 1,2 title "Main-thread CPU time per iteration, 2 ranks on 2x H200 (avg over ranks): idle (cpu_idle) vs busy (total - cpu_idle)\nsa/ki: cpu_idle is only the final drain; their busy time is mostly enqueue calls held back by the driver queue"
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1

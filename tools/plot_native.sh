@@ -17,9 +17,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # link_bench.csv: 1 test,2 target,3 pattern,4 write_bytes,5 stride_bytes,
 # ... 11 time_ns_median, 14 payload_bw_bytes_per_s, 16 efficiency
+# SM rows above 256 B per access (the best --variants kernel, added as one
+# sm_write peer contiguous row with its chunk size) are outside the sweep.
 sel() {  # sel TEST TARGET PATTERN STRIDE -> "bytes GB/s efficiency"
   awk -F, -v t="$1" -v g="$2" -v p="$3" -v s="$4" \
-    'NR > 1 && $1 == t && $2 == g && $3 == p && (s == "" || $5 == s) { print $4, $14 / 1e9, $16 }' \
+    'NR > 1 && $1 == t && $2 == g && $3 == p && (s == "" || $5 == s) && ($1 ~ /^ce_/ || $4 <= 256) { print $4, $14 / 1e9, $16 }' \
     "$dir/link_bench.csv" | sort -n
 }
 for op in write read; do
