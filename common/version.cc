@@ -5,8 +5,12 @@
 
 namespace xferlab {
 
-const char* xferlab_version() { return kXferlabVersion; }
+const char* xferlab_version() {
+  return kXferlabVersion;
+}
 
-const char* xferlab_revision() { return kXferlabRevision; }
+const char* xferlab_revision() {
+  return kXferlabRevision;
+}
 
 }  // namespace xferlab

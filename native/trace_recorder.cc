@@ -8,9 +8,9 @@
 #include <ctime>
 #include <set>
 
+#include "common/version.h"
 #include "native/cuda_check.h"
 #include "native/machine_info.h"
-#include "common/version.h"
 #include "traces/writer.h"
 
 namespace xferlab::native {
