@@ -40,6 +40,21 @@ Status cuda_result(cudaError_t err, const std::string& what) {
   return make_runtime_error("trace recorder: " + what + ": " + cudaGetErrorString(err));
 }
 
+// for_each_synced_device: body(b) for each device's buffers, with that device
+// current and synchronized (its kernels are done writing them); restores the
+// caller's device. Generic so that it needs no access to the private type.
+template <typename Buffers, typename Body>
+void for_each_synced_device(Buffers& buffers, const Body& body) {
+  int previous = 0;
+  XF_CUDA_CHECK(cudaGetDevice(&previous));
+  for (auto& b : buffers) {
+    XF_CUDA_CHECK(cudaSetDevice(b.device));
+    XF_CUDA_CHECK(cudaDeviceSynchronize());
+    body(b);
+  }
+  XF_CUDA_CHECK(cudaSetDevice(previous));
+}
+
 }  // namespace
 
 TraceRecorder::TraceRecorder(std::vector<int> devices, TraceRecorderOptions options)
@@ -148,11 +163,7 @@ Status TraceRecorder::sync_clocks() {
 
 Status TraceRecorder::drain() {
   if (!options_.enabled) return Status::Ok();
-  int previous = 0;
-  XF_CUDA_CHECK(cudaGetDevice(&previous));
-  for (DeviceBuffers& b : buffers_) {
-    XF_CUDA_CHECK(cudaSetDevice(b.device));
-    XF_CUDA_CHECK(cudaDeviceSynchronize());
+  for_each_synced_device(buffers_, [&](DeviceBuffers& b) {
     unsigned long long claimed = 0;
     XF_CUDA_CHECK(cudaMemcpy(&claimed, b.d_cursor, sizeof(claimed), cudaMemcpyDeviceToHost));
     const uint64_t n = std::min<uint64_t>(claimed, options_.device_capacity_events);
@@ -162,23 +173,17 @@ Status TraceRecorder::drain() {
     XF_CUDA_CHECK(cudaMemcpy(b.drained.data() + old, b.d_events, n * sizeof(traces::Event),
                              cudaMemcpyDeviceToHost));
     XF_CUDA_CHECK(cudaMemset(b.d_cursor, 0, sizeof(*b.d_cursor)));
-  }
-  XF_CUDA_CHECK(cudaSetDevice(previous));
+  });
   return Status::Ok();
 }
 
 Status TraceRecorder::clear() {
   if (!options_.enabled) return Status::Ok();
-  int previous = 0;
-  XF_CUDA_CHECK(cudaGetDevice(&previous));
-  for (DeviceBuffers& b : buffers_) {
-    XF_CUDA_CHECK(cudaSetDevice(b.device));
-    XF_CUDA_CHECK(cudaDeviceSynchronize());
+  for_each_synced_device(buffers_, [](DeviceBuffers& b) {
     XF_CUDA_CHECK(cudaMemset(b.d_cursor, 0, sizeof(*b.d_cursor)));
     b.drained.clear();
     b.lost = 0;
-  }
-  XF_CUDA_CHECK(cudaSetDevice(previous));
+  });
   host_cursor_.store(0);
   return Status::Ok();
 }

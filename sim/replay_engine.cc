@@ -151,8 +151,12 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
   finish_all(run, flights);
 }
 
-// inline: each store goes to every peer as issued; the kernel stalls when
-// the link cannot absorb its stores (more than a window of chunks queued).
+// inline: each chunk's stores go to every peer as its writers issue them,
+// from its first write on (one flow per chunk and peer, started then, so
+// the link is shared by every chunk being written). The kernel stalls when
+// the link cannot absorb the stores: at a chunk's ready time at most a window
+// of written chunks may still be undelivered; the wait delays the rest of
+// the kernel (later first writes and ready times shift by the stall).
 void run_inline(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<uint32_t> ds = dests(run, k);
@@ -164,36 +168,49 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
       window_chunks(run, k,
                     run.machine->gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
       ds.size();
-  std::deque<Flight> flights;
+  // Chunks come in ready order; their flows start in first-write order.
+  std::vector<uint32_t> by_first(k.chunks.size());
+  for (uint32_t i = 0; i < by_first.size(); ++i) by_first[i] = i;
+  std::stable_sort(by_first.begin(), by_first.end(), [&](uint32_t a, uint32_t b) {
+    return k.chunks[a].first_write_ns < k.chunks[b].first_write_ns;
+  });
+  std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
+  std::deque<Flight> written;                                  // ready, maybe undelivered
+  size_t next_start = 0;
   double stall_ns = 0;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
-    const double planned = kb + stall_ns + ch.first_write_ns;
-    run.sleep_until(planned);
-    // Only the time spent waiting for the link stalls the kernel (a chunk
-    // whose planned start already passed while waiting for an earlier one
-    // adds nothing more).
+    // first_write <= ready, so chunk i itself starts in this loop.
+    while (next_start < by_first.size() &&
+           k.chunks[by_first[next_start]].first_write_ns <= ch.ready_ns) {
+      const uint32_t j = by_first[next_start++];
+      const ChunkInput& cj = k.chunks[j];
+      run.sleep_until(kb + stall_ns + cj.first_write_ns);
+      const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
+      const WireCost cost =
+          run.machine->gpu_link.stores(std::ceil(static_cast<double>(cj.size_bytes) / store), store);
+      for (uint32_t d : ds) {
+        writing[j].push_back(
+            start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
+      }
+    }
+    run.sleep_until(kb + stall_ns + ch.ready_ns);
+    for (Flight& f : writing[i]) written.push_back(f);
+    writing[i].clear();
     const double wait_from = now_ns();
-    while (!flights.empty() && flights.size() >= window) {
-      finish_flight(run, flights.front());
-      flights.pop_front();
+    while (written.size() > window) {
+      finish_flight(run, written.front());
+      written.pop_front();
     }
     if (now_ns() > wait_from) {
       run.span("stall", "stall", k.gpu, 0, wait_from, now_ns());
       stall_ns += now_ns() - wait_from;
     }
-    const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : ch.store_bytes;
-    const double stores = std::ceil(static_cast<double>(ch.size_bytes) / store);
-    const WireCost cost = run.machine->gpu_link.stores(stores, store);
-    for (uint32_t d : ds) {
-      flights.push_back(
-          start_flight(run, k.gpu, 0, d, i, static_cast<double>(ch.size_bytes), cost));
-    }
   }
   const double ke = kb + k.duration_ns + stall_ns;
   run.sleep_until(ke);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
-  finish_all(run, flights);
+  finish_all(run, written);
 }
 
 // polling: a persistent agent takes polling_sm_share of the SMs (the kernel

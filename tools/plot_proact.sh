@@ -80,7 +80,7 @@ cat "$tmp/apps.dat" "$tmp/micro.dat"
 gnuplot <<GNUPLOT
 set terminal pngcairo size 1000,560 font "sans,11" noenhanced
 set output "$img/proact_workloads.png"
-set multiplot layout 1,2 title "PROACT workloads, 2x H200 (NV18); best verified configuration of all committed runs (decoupled = polling, polling_tma, cdp)"
+set multiplot layout 1,2 title "PROACT workloads, 2x H200 (NV18); best verified configuration in the run's CSVs (decoupled = polling, polling_tma, cdp)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

@@ -153,4 +153,24 @@ void exit_on_error(const Status& status, const std::string& program) {
   std::exit(status.error().exit_code());
 }
 
+int device_or_exit(const FlagSet& flags, const std::string& program) {
+  const int n = device_count();
+  const int device = static_cast<int>(flags.get_int("device"));
+  if (device >= n)
+    exit_on_error(make_runtime_error("no GPU " + std::to_string(device) + " (found " +
+                                     std::to_string(n) + ")"),
+                  program);
+  return device;
+}
+
+Status finish_outputs(TraceRecorder& rec, const FlagSet& flags, const std::vector<CsvOutput>& csvs,
+                      const Table& shown) {
+  XF_RETURN_IF_ERROR(rec.sync_clocks());
+  const std::string out = flags.get_string("out");
+  for (const CsvOutput& csv : csvs) XF_RETURN_IF_ERROR(write_csv(*csv.table, out, csv.name));
+  if (flags.get_bool("trace")) XF_RETURN_IF_ERROR(rec.write(out + "/" + flags.program() + ".xft"));
+  shown.write_text(std::cout);
+  return Status::Ok();
+}
+
 }  // namespace xferlab::native::bench

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/result.h"
 #include "common/table.h"
@@ -100,5 +101,22 @@ void launch_spin_latch(uint32_t* mailbox, uint32_t generation, uint64_t timeout_
 
 // exit_on_error: prints "program: message" and exits with the error's code.
 void exit_on_error(const Status& status, const std::string& program);
+
+// device_or_exit: the GPU --device names; exits with "program: no GPU D
+// (found N)" (runtime error) when there is no such GPU.
+int device_or_exit(const FlagSet& flags, const std::string& program);
+
+// CsvOutput: a table written as --out/name.
+struct CsvOutput {
+  std::string name;
+  const Table* table;
+};
+
+// finish_outputs: how every benchmark ends: the closing clock sync (with the
+// opening one it brackets the run), each of `csvs` in order into --out, the
+// trace as --out/<program>.xft when --trace is on, then `shown` as text on
+// stdout. Stops at the first error.
+Status finish_outputs(TraceRecorder& rec, const FlagSet& flags, const std::vector<CsvOutput>& csvs,
+                      const Table& shown);
 
 }  // namespace xferlab::native::bench

@@ -20,6 +20,7 @@
 #include <iostream>
 #include <map>
 
+#include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/interference_kernels.h"
 #include "native/clock_sync.h"
@@ -65,7 +66,9 @@ uint64_t count_mismatches(const uint32_t* buf, uint64_t words, bool gpu_written,
   return bad;
 }
 
-int main_impl(int argc, char** argv) {
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
   FlagSet flags(kProgram,
                 "CPU/GPU memory interference: MPI_Send time from pinned host memory while the "
                 "GPU writes nearby host memory (SSB, PSB, PCB, P2AB; stream and stacked access). "
@@ -236,10 +239,7 @@ int main_impl(int argc, char** argv) {
   uint64_t zero = 0, bad = 0;
   XF_MPI_CHECK(MPI_Reduce(&zero, &bad, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
   XF_CUDA_CHECK(cudaStreamDestroy(stream));
-  fail(r.sync_clocks());
-  fail(write_csv(table, out, "interference_bench.csv"));
-  if (flags.get_bool("trace")) fail(r.write(out + "/interference_bench.xft"));
-  table.write_text(std::cout);
+  fail(finish_outputs(r, flags, {{"interference_bench.csv", &table}}, table));
   XF_MPI_CHECK(MPI_Finalize());
   if (bad != 0) {
     std::cerr << kProgram << ": receiver found " << bad << " wrong words\n";
@@ -248,10 +248,4 @@ int main_impl(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
 }  // namespace xferlab::native::bench
-
-int main(int argc, char** argv) {
-  xferlab::native::use_eager_module_loading();  // before any CUDA call.
-  return xferlab::native::bench::main_impl(argc, argv);
-}

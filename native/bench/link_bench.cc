@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 
+#include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/link_kernels.h"
 #include "native/bench/link_results.h"
@@ -398,7 +399,9 @@ Table variants_table(const std::vector<VariantResult>& variants,
   return t;
 }
 
-int main_impl(int argc, char** argv) {
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
   FlagSet flags(kProgram,
                 "Link goodput vs write size: SM stores/loads to the peer GPU and pinned host "
                 "memory, and copy-engine copies. Writes link_bench.csv, link_bench_summary.csv "
@@ -444,13 +447,8 @@ int main_impl(int argc, char** argv) {
                              " is not a multiple of 32"),
                   kProgram);
 
-  const int n = device_count();
-  const int device = static_cast<int>(flags.get_int("device"));
+  const int device = device_or_exit(flags, kProgram);
   const int peer = static_cast<int>(flags.get_int("peer"));
-  if (device >= n)
-    exit_on_error(make_runtime_error("no GPU " + std::to_string(device) + " (found " +
-                                     std::to_string(n) + ")"),
-                  kProgram);
   const std::string targets = flags.get_string("targets");
   bool with_peer = targets == "peer" || targets == "both";
   const bool with_host = targets != "peer";
@@ -479,15 +477,12 @@ int main_impl(int argc, char** argv) {
     results = bench.results();
     variants = bench.variants();
   }
-  exit_on_error((*rec)->sync_clocks(), kProgram);
-  exit_on_error(write_csv(link_table(results), out, "link_bench.csv"), kProgram);
+  const Table all = link_table(results);
   const Table summary = link_summary_table(results);
-  exit_on_error(write_csv(summary, out, "link_bench_summary.csv"), kProgram);
-  if (!variants.empty())
-    exit_on_error(write_csv(variants_table(variants, results), out, "link_bench_variants.csv"),
-                  kProgram);
-  if (flags.get_bool("trace")) exit_on_error((*rec)->write(out + "/link_bench.xft"), kProgram);
-  summary.write_text(std::cout);
+  const Table by_variant = variants_table(variants, results);
+  std::vector<CsvOutput> csvs = {{"link_bench.csv", &all}, {"link_bench_summary.csv", &summary}};
+  if (!variants.empty()) csvs.push_back({"link_bench_variants.csv", &by_variant});
+  exit_on_error(finish_outputs(**rec, flags, csvs, summary), kProgram);
   uint64_t bad = 0;
   for (const auto& m : results) bad += m.mismatches;
   for (const auto& v : variants) bad += v.mismatches;
@@ -498,10 +493,4 @@ int main_impl(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
 }  // namespace xferlab::native::bench
-
-int main(int argc, char** argv) {
-  xferlab::native::use_eager_module_loading();  // before any CUDA call.
-  return xferlab::native::bench::main_impl(argc, argv);
-}

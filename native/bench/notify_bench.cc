@@ -16,6 +16,7 @@
 #include <iostream>
 #include <thread>
 
+#include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/notify_kernels.h"
 #include "native/clock_sync.h"
@@ -391,7 +392,9 @@ class NotifyBench {
   std::vector<PendingLaunch> pending_launch_;
 };
 
-int main_impl(int argc, char** argv) {
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
   FlagSet flags(kProgram,
                 "Notification costs: pinned-host flag latency and read+write costs, kernel "
                 "launch, CDP2 child launch, stream memory operations. Writes notify_bench.csv "
@@ -400,12 +403,7 @@ int main_impl(int argc, char** argv) {
   flags.add_string("tests", "all", {"all", "flags", "launch", "cdp", "memops"}, "which tests")
       .add_int("device", 0, 0, 63, "GPU to measure");
   parse_flags_or_exit(flags, argc, argv);
-  const int n = device_count();
-  const int device = static_cast<int>(flags.get_int("device"));
-  if (device >= n)
-    exit_on_error(make_runtime_error("no GPU " + std::to_string(device) + " (found " +
-                                     std::to_string(n) + ")"),
-                  kProgram);
+  const int device = device_or_exit(flags, kProgram);
   const std::string out = flags.get_string("out");
   exit_on_error(prepare_output_dir(out), kProgram);
   XF_CUDA_CHECK(cudaSetDevice(device));
@@ -418,17 +416,9 @@ int main_impl(int argc, char** argv) {
   exit_on_error((*rec)->sync_clocks(), kProgram);
   NotifyBench bench(flags, **rec, device);
   exit_on_error(bench.run(), kProgram);
-  exit_on_error((*rec)->sync_clocks(), kProgram);
-  exit_on_error(write_csv(bench.table(), out, "notify_bench.csv"), kProgram);
-  if (flags.get_bool("trace")) exit_on_error((*rec)->write(out + "/notify_bench.xft"), kProgram);
-  bench.table().write_text(std::cout);
+  exit_on_error(finish_outputs(**rec, flags, {{"notify_bench.csv", &bench.table()}}, bench.table()),
+                kProgram);
   return 0;
 }
 
-}  // namespace
 }  // namespace xferlab::native::bench
-
-int main(int argc, char** argv) {
-  xferlab::native::use_eager_module_loading();  // before any CUDA call.
-  return xferlab::native::bench::main_impl(argc, argv);
-}

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/trace_overhead_kernels.h"
 #include "native/cuda_check.h"
@@ -21,7 +22,9 @@ namespace {
 
 constexpr const char* kProgram = "trace_overhead";
 
-int main_impl(int argc, char** argv) {
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
   FlagSet flags(kProgram,
                 "Device trace recording overhead: ns per recorded event and the slowdown of a "
                 "producer kernel with recording on vs off. Writes trace_overhead.csv and "
@@ -37,12 +40,7 @@ int main_impl(int argc, char** argv) {
   if (flags.get_int("threads") % 32 != 0 || static_cast<uint64_t>(flags.get_size("chunk")) % 16)
     exit_on_error(make_error("--threads must be a multiple of 32 and --chunk of 16 bytes"),
                   kProgram);
-  const int n = device_count();
-  const int device = static_cast<int>(flags.get_int("device"));
-  if (device >= n)
-    exit_on_error(make_runtime_error("no GPU " + std::to_string(device) + " (found " +
-                                     std::to_string(n) + ")"),
-                  kProgram);
+  const int device = device_or_exit(flags, kProgram);
   const std::string out = flags.get_string("out");
   exit_on_error(prepare_output_dir(out), kProgram);
   XF_CUDA_CHECK(cudaSetDevice(device));
@@ -142,17 +140,8 @@ int main_impl(int argc, char** argv) {
     exit_on_error(make_runtime_error("measurement buffer overflowed; lower --events-per-thread"),
                   kProgram);
 
-  exit_on_error((*rec)->sync_clocks(), kProgram);
-  exit_on_error(write_csv(table, out, "trace_overhead.csv"), kProgram);
-  if (flags.get_bool("trace")) exit_on_error((*rec)->write(out + "/trace_overhead.xft"), kProgram);
-  table.write_text(std::cout);
+  exit_on_error(finish_outputs(**rec, flags, {{"trace_overhead.csv", &table}}, table), kProgram);
   return 0;
 }
 
-}  // namespace
 }  // namespace xferlab::native::bench
-
-int main(int argc, char** argv) {
-  xferlab::native::use_eager_module_loading();  // before any CUDA call.
-  return xferlab::native::bench::main_impl(argc, argv);
-}

@@ -194,6 +194,13 @@ class HaloContext {
   std::array<bool, kNumPhases> used_{};
 };
 
+// make_host_driven: the host-driven exchange (Irecv, compute + fused pack,
+// sync, Isend, Waitall, fused unpack, sync). overlap_interior: compute only
+// the boundary before the pack and the interior between the Isends and the
+// Waitall (HPGMG-FV, gdasync "host"); else the whole block before the pack
+// (Comb cuda+mpi, "baseline").
+std::unique_ptr<VariantRunner> make_host_driven(HaloContext& c, bool overlap_interior);
+
 // builtin_variants: baseline, stream, stacked.
 std::vector<Variant> builtin_variants();
 
