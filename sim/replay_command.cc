@@ -84,11 +84,15 @@ struct Prepared {
   std::string preset;
 };
 
+// With `measured_only`, a trace without a replayable measured mechanism is
+// returned as read, without a machine (validate skips it; benchmark traces
+// may not even fit the preset).
 Result<Prepared> prepare(const std::string& trace, std::string preset,
-                         const std::vector<std::string>& sets, uint32_t gpus,
-                         uint64_t chunk_bytes) {
+                         const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
+                         bool measured_only = false) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
+  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset};
   if (preset.empty()) preset = in->platform_hint.empty() ? kDefaultPreset : in->platform_hint;
   const uint32_t n = std::max(gpus, in->num_gpus);
   // A polling trace's agent ran with its own thread count; user --set wins.
@@ -276,12 +280,16 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   }
   Result<OutputFormat> format = parse_output_format(a->get("--format", "table"));
   if (!format.ok()) return fail(err, format.error());
+  // Traces found in directories may be other programs' traces (halo
+  // exchange, link benchmarks): those are skipped and counted; a trace named
+  // on the command line must be replayable.
   std::vector<std::string> traces;
+  std::vector<bool> named;
   for (const std::string& t : a->positional) {
     if (std::filesystem::is_directory(t)) {
-      for (std::string& f : find_traces(t)) traces.push_back(std::move(f));
+      for (std::string& f : find_traces(t)) traces.push_back(std::move(f)), named.push_back(false);
     } else {
-      traces.push_back(t);
+      traces.push_back(t), named.push_back(true);
     }
   }
   if (traces.empty() && !a->positional.empty()) {
@@ -292,6 +300,7 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
     const char* env = std::getenv("XFERLAB_REAL_TRACES");
     const std::string dir = a->get("--dir", env ? env : kDefaultRealTraceDir);
     traces = find_traces(dir);
+    named.assign(traces.size(), false);
     if (traces.empty()) {
       return fail(err, make_error("validate: no real traces (*.xft, *.xftrace, *.zst) found in " +
                                   dir + "; pass TRACES or --dir"));
@@ -309,12 +318,24 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
                {"within_tolerance"},
                {"data_from"}});
   std::vector<double> errors, transfer_errors;
-  for (const std::string& t : traces) {
-    Result<Prepared> p = prepare(t, a->get("--platform"), a->all("--set"), 0, 0);
-    if (!p.ok()) return fail(err, p.error());
-    if (!p->input.measured) {
-      // E.g. proact's "um": a mechanism the engine does not model.
-      err << "validate: skipped " << t << ": no replayable measured mechanism\n";
+  std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
+  for (size_t ti = 0; ti < traces.size(); ++ti) {
+    const std::string& t = traces[ti];
+    Result<Prepared> p = prepare(t, a->get("--platform"), a->all("--set"), 0, 0, true);
+    if (!p.ok() && (named[ti] || !p.error().message.ends_with(kNoProducerKernels))) {
+      return fail(err, p.error());
+    }
+    if (!p.ok() || !p->input.measured) {
+      // Not a producer/transfer trace (halo exchange, benchmarks), or a
+      // mechanism the engine does not model (proact's "um").
+      const std::string why =
+          !p.ok() ? "no producer kernels (not a proact trace)" : "no replayable measured mechanism";
+      if (named[ti]) {
+        err << "validate: skipped " << t << ": " << why << "\n";
+      } else {
+        auto& [n, example] = skipped[why];
+        if (n++ == 0) example = t;
+      }
       continue;
     }
     const Mechanism m = p->input.measured->mechanism;
@@ -351,6 +372,10 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
                    std::string(std::fabs(e) <= tolerance ? "yes" : "no"), data_from});
   }
   table.write(out, *format);
+  for (const auto& [why, ne] : skipped) {
+    err << "validate: skipped " << ne.first << " trace(s): " << why << " (e.g. " << ne.second
+        << ")\n";
+  }
   if (errors.empty()) return fail(err, make_error("validate: no trace had a replayable mechanism"));
   auto summary = [&](const char* what, std::vector<double> v) {
     if (v.empty()) return;

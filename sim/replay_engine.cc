@@ -44,6 +44,7 @@ struct Run {
   std::vector<std::pair<double, double>> busy;  // transfer intervals of the current iteration
   std::vector<double> egress_bytes;             // wire bytes per source GPU
   double lane_cap_bytes_per_s = 0;              // one source lane's cap (0 = uncapped)
+  uint32_t lanes = 0;                           // capped source lanes per GPU
 
   void span(std::string name, const char* cat, uint32_t gpu, uint32_t lane, double start_ns,
             double end_ns) {
@@ -175,7 +176,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
     return k.chunks[a].first_write_ns < k.chunks[b].first_write_ns;
   });
   std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
-  std::deque<Flight> written;                                  // ready, maybe undelivered
+  std::deque<Flight> written;                                 // ready, maybe undelivered
   size_t next_start = 0;
   double stall_ns = 0;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
@@ -187,8 +188,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
       const ChunkInput& cj = k.chunks[j];
       run.sleep_until(kb + stall_ns + cj.first_write_ns);
       const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
-      const WireCost cost =
-          run.machine->gpu_link.stores(std::ceil(static_cast<double>(cj.size_bytes) / store), store);
+      const WireCost cost = run.machine->gpu_link.stores(
+          std::ceil(static_cast<double>(cj.size_bytes) / store), store);
       for (uint32_t d : ds) {
         writing[j].push_back(
             start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
@@ -253,14 +254,23 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<uint32_t> ds = dests(run, k);
   std::deque<Flight> flights;
+  // Children queue behind the parent grid's undispatched CTAs: none runs
+  // before the parent's last CTA has started (its latest first write), when
+  // SMs start to free up (measured on H200: the first child starts with the
+  // parent's last CTA). From then on they start one launch interval apart.
+  double dispatched = kb;
+  for (const ChunkInput& ch : k.chunks) dispatched = std::max(dispatched, kb + ch.first_write_ns);
   double last_launch = -INFINITY;  // device launches of one GPU serialize
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
-    last_launch = std::max(kb + ch.ready_ns, last_launch + c.cdp_launch_interval_ns);
+    last_launch = std::max(
+        {kb + ch.ready_ns, dispatched - c.cdp_launch_ns, last_launch + c.cdp_launch_interval_ns});
     run.sleep_until(last_launch + c.cdp_launch_ns);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = run.machine->gpu_link.bulk(payload);
-    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+    // Child i runs on lane i mod lanes (concurrent children, each capped).
+    const uint32_t lane = run.lanes > 0 ? i % run.lanes : 0;
+    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
   }
   const double ke = kb + k.duration_ns;
   run.sleep_until(ke);
@@ -392,7 +402,17 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
   switch (mech) {
     case Mechanism::kMemcpy: return payload_cap(c.copy_engine_bw_bytes_per_s);
     case Mechanism::kPolling: return payload_cap(c.polling_copy_bw_bytes_per_s);
-    case Mechanism::kCdp: return payload_cap(c.cdp_copy_bw_bytes_per_s);
+    case Mechanism::kCdp: {
+      // Each child kernel copies at one agent's rate; children run
+      // concurrently, so a GPU gets as many capped lanes as it takes children
+      // to fill its link (SM room for more is far larger than that).
+      SourceLanes l = payload_cap(c.cdp_copy_bw_bytes_per_s);
+      if (l.lanes > 0) {
+        l.lanes =
+            1 + static_cast<uint32_t>(std::ceil(m.gpu_link.bw_bytes_per_s / l.cap_bytes_per_s));
+      }
+      return l;
+    }
     case Mechanism::kHardware: {
       // A channel keeps at most dma_outstanding_packets full packets in
       // flight per round trip (to the farthest GPU, for a uniform cap).
@@ -500,6 +520,7 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.options = options;
   const SourceLanes lanes = lanes_for(machine, options.mechanism);
   run.lane_cap_bytes_per_s = lanes.cap_bytes_per_s;
+  run.lanes = lanes.lanes;
   run.platform =
       SimPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);

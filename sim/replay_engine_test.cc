@@ -76,6 +76,24 @@ TEST(ReplayEngine, CdpLaunchesChildAtReadyPlusLaunchLatency) {
   EXPECT_NEAR(r.overlap, 1 - 1352 / 5352.0, 1e-9);
 }
 
+TEST(ReplayEngine, CdpChildrenWaitForTheParentsLastCta) {
+  // Chunks 0 and 1 are ready at 1000, but the parent's last CTA starts only
+  // at 6000 (chunk 2's first write): no child runs before it, then launches
+  // serialize 500 ns apart: children at 6000, 6500 and 7000 (chunk 2 is
+  // ready at 6100). Each child copies at 1 B/ns on its own lane, so the
+  // last one ends at 7000 + 1000 latency + 272 wire bytes.
+  Machine m = test_machine();
+  m.costs.cdp_launch_interval_ns = 500;
+  m.costs.cdp_copy_bw_bytes_per_s = 1e9;
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.duration_ns = 6100;
+  k.chunks = {ChunkInput{0, 1000, 256, 1, 4}, ChunkInput{0, 1000, 256, 1, 4},
+              ChunkInput{6000, 6100, 256, 1, 4}};
+  ReplayResult r = run(in, m, Mechanism::kCdp);
+  EXPECT_NEAR(r.end_to_end_ns, 7000 + 1000 + 272, kTol);
+}
+
 TEST(ReplayEngine, PollingDilatesComputeAndCapsCopyThroughput) {
   Machine m = test_machine();
   m.costs.polling_sm_share = 0.2;  // kernel x1.25: ready 5000, end 12500
@@ -121,22 +139,37 @@ TEST(ReplayEngine, InlineStallsKernelWhenLinkBound) {
   ReplayInput in = one_chunk();
   KernelInput& k = in.iterations[0].kernels[0];
   k.chunks.clear();
+  // Chunks written at once (first write = ready) every 2 us from 2 us.
   for (int i = 0; i < 5; ++i)
-    k.chunks.push_back(ChunkInput{2000.0 * i, 2000.0 * (i + 1), 4096, 1, 4});
+    k.chunks.push_back(ChunkInput{2000.0 * (i + 1), 2000.0 * (i + 1), 4096, 1, 4});
   ReplayResult r = run(in, test_machine(), Mechanism::kInline, /*timeline=*/true);
-  // The link is busy from 1000 on: 5 x 20480 bytes.
-  EXPECT_NEAR(r.end_to_end_ns, 1000 + 5 * 20480, kTol);
   // Window: 1 + ceil(bdp / chunk wire) = 1 + ceil(1 B/ns x 2000 ns / 20480) = 2
-  // chunks. Chunk 2 (planned 4000) waits for chunk 0: it sends alone from
-  // 1000 to 3000, then shares with chunk 1: done at 39960 (stall 35960).
-  // Chunk 3 (planned 41960) waits for chunk 1, done at 42960 (stall 1000).
-  // Chunk 4 (planned 44960) waits for chunk 2 (started 39960, 2000 B by
-  // 43960, then shares with chunk 3): done at 80920 (stall 35960).
+  // written chunks. Flows start at 2000, 4000, 6000 (bytes 1 us later).
+  // Chunk 0 alone 3000-5000 (2000 B), shares with 1 until 7000 (1000 B each),
+  // then with 1 and 2 at 1/3: done at 7000 + 3 x 17480 = 59440: chunk 2's
+  // check (6000) stalls 53440. Chunk 3 (61440) waits for chunk 1 (1000 B left
+  // at 61440, 500 at 62440, then 1/3): done at 63940, stall 2500. Chunk 4
+  // (65940) finds chunk 2 done at 65940: kernel end = 10000 + 55940.
   double kernel_end = 0;
   for (const Span& s : r.timeline) {
     if (s.name == "kernel") kernel_end = s.start_ns + s.duration_ns;
   }
-  EXPECT_NEAR(kernel_end, 10000 + 35960 + 1000 + 35960, 1e-2);
+  EXPECT_NEAR(kernel_end, 10000 + 53440 + 2500, 1e-2);
+  // The link is busy from 3000 on: 5 x 20480 bytes.
+  EXPECT_NEAR(r.end_to_end_ns, 3000 + 5 * 20480, 1e-2);
+}
+
+TEST(ReplayEngine, InlineStoresSpreadOverTheWritersDoNotStall) {
+  // A wave of CTAs writing 4 chunks at once over [0, 10 us]: their stores
+  // share the link from the first write (4 x 2000 wire bytes from 1000 on,
+  // done at 9000), so nothing is left beyond the window at their ready time.
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.chunks.clear();
+  for (int i = 0; i < 4; ++i) k.chunks.push_back(ChunkInput{0, 10000, 400, 1, 4});
+  ReplayResult r = run(in, test_machine(), Mechanism::kInline, /*timeline=*/true);
+  for (const Span& s : r.timeline) EXPECT_NE(s.category, std::string("stall"));
+  EXPECT_NEAR(r.end_to_end_ns, 10000, kTol);
 }
 
 TEST(ReplayEngine, InlineWindowCoversBandwidthDelayProduct) {

@@ -319,7 +319,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
               [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
     it = v.empty() ? kernels.erase(it) : std::next(it);
   }
-  if (kernels.empty()) return make_error(path + ": no kernel begin/end event pairs to replay");
+  if (kernels.empty()) return make_error(path + ": " + std::string(kNoProducerKernels));
 
   Geometry geo;
   Result<uint64_t> cb = parse_bytes_param(md, "chunk_size", path);

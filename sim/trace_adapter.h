@@ -3,8 +3,9 @@
 // mechanism the trace was measured with (docs/sim.md, "Data generation").
 //
 // Real traces come from native/proact (docs/sim.md, "PROACT traces"): CTA
-// records may be sampled (parameter trace_cta_sample), agent kernels have no
-// end record, chunk geometry is in run parameters when the chunk table is
+// records may be sampled (parameter trace_cta_sample), agent kernels (id
+// 0x10000 + producer id; older traces: no end record) are not producers,
+// chunk geometry is in run parameters when the chunk table is
 // capped, and files may be whole-file zstd-compressed (*.zst).
 #pragma once
 
@@ -25,6 +26,11 @@ namespace xferlab::sim {
 // chunks, not with events. Iteration i is the i-th producer kernel of every
 // GPU. Errors (unreadable file, no kernels) name the file; exit code 2.
 Result<ReplayInput> load_replay_input(const std::string& path);
+
+// The error message suffix of a readable trace without producer kernels
+// (e.g. halo-exchange or benchmark traces), which `validate` skips when
+// scanning directories.
+inline constexpr std::string_view kNoProducerKernels = "no kernel begin/end event pairs to replay";
 
 // MeasuredMechanism: how a trace's own mechanism name maps onto the engine.
 struct MeasuredMechanism {

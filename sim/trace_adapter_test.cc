@@ -1,9 +1,9 @@
 // sim/trace_adapter_test.cc — the adapter on traces written exactly as
 // native/proact writes them (runner.cc add_metadata, proact_device.cuh,
-// agents.cu): producer kernel id step*8+gpu, persistent agent kernels with a
-// begin and no end, sampled CTA records (first chunk + CTA bytes, 16-B
-// stores), one counter zero per chunk, transfers per slice with the
-// mechanism in flags, host_realtime timestamps, whole-file zstd.
+// agents.cu): producer kernel id step*8+gpu, persistent agent kernels (id
+// 0x10000 + producer id) with a begin and, since run 2, an end, sampled CTA records (first chunk +
+// CTA bytes, 16-B stores), one counter zero per chunk, transfers per slice with the mechanism in
+// flags, host_realtime timestamps, whole-file zstd.
 #include "sim/trace_adapter.h"
 
 #include <gtest/gtest.h>
@@ -50,8 +50,10 @@ Event ev(uint64_t t, EventKind k, uint16_t flags, uint16_t stream, uint32_t id, 
 }
 
 // write_proact_trace: one step of the micro workload (GPU 0 produces, GPU 1
-// receives) measured with `mech`; returns the last transfer end.
-uint64_t write_proact_trace(const std::string& path, const std::string& mech) {
+// receives) measured with `mech`; returns the last transfer end (or the
+// agent's end, recorded `agent_end_after` ns after it when > 0).
+uint64_t write_proact_trace(const std::string& path, const std::string& mech,
+                            uint64_t agent_end_after = 0) {
   traces::Metadata md;
   md.producer.program = "proact";
   md.gpus.resize(2);
@@ -101,6 +103,10 @@ uint64_t write_proact_trace(const std::string& path, const std::string& mech) {
     evs.push_back(ev(kernel_end() + 9000, EventKind::kTransferEnd, uint16_t(tm), 0, 0, 0b10,
                      kCtas * kCtaBytes));
     last = kernel_end() + 9000;
+  }
+  if (polling && agent_end_after > 0) {
+    last += agent_end_after;
+    evs.push_back(ev(last, EventKind::kKernelEnd, 0, 1, 0x10000, 132, 1024));
   }
   std::stable_sort(evs.begin(), evs.end(),
                    [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
@@ -156,6 +162,21 @@ TEST(TraceAdapter, SampledPollingTmaTrace) {
   EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
   EXPECT_DOUBLE_EQ(in->measured->host_time_ns, 12345);
   EXPECT_EQ(in->measured->payload_bytes, uint64_t{kChunks} * kChunkBytes);
+}
+
+// Run-2 proact traces record the agents' end too: the agent is still not a
+// producer (one iteration, the producer's timeline), and the measured span
+// runs to the agent's exit.
+TEST(TraceAdapter, AgentKernelWithEndIsNotAProducer) {
+  const std::string path = tmp_path("micro_polling_agent_end.xft");
+  const uint64_t last = write_proact_trace(path, "polling", 400);
+  Result<ReplayInput> in = load_replay_input(path);
+  ASSERT_TRUE(in.ok()) << in.error().message;
+  ASSERT_EQ(in->iterations.size(), 1u);
+  ASSERT_EQ(in->iterations[0].kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(in->iterations[0].kernels[0].duration_ns, kernel_end() - kKernelBegin);
+  ASSERT_TRUE(in->measured.has_value());
+  EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
 }
 
 // Without counters (memcpy, inline) ready times come from the recorded CTAs:
