@@ -180,13 +180,14 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     out << "usage: xferlab replay TRACE [--platform PRESET] [--mechanism M|all] [--gpus N]\n"
            "         [--chunk-size SIZE] [--set key=value]... [--format table|csv|json]\n"
-           "         [--timeline out.json]\n"
+           "         [--timeline out.json] [--fan-out aggregate|fine]\n"
            "Replays TRACE on a platform preset with each transfer mechanism (memcpy, inline,\n"
            "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n";
     return cli::kExitOk;
   }
-  Result<ArgReader> a = ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set",
-                                                "--format", "--timeline", "--chunk-size"});
+  Result<ArgReader> a =
+      ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set", "--format",
+                              "--timeline", "--chunk-size", "--fan-out"});
   if (!a.ok()) return fail(err, a.error());
   if (a->positional.size() != 1) {
     return fail(err, make_error("replay: expected one TRACE (try `xferlab replay --help`)"));
@@ -200,6 +201,11 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
     Result<uint32_t> g = parse_count("--gpus", a->get("--gpus"));
     if (!g.ok()) return fail(err, g.error());
     gpus = *g;
+  }
+  const std::string fan_out = a->get("--fan-out", "aggregate");
+  if (fan_out != "aggregate" && fan_out != "fine") {
+    return fail(err, make_error("--fan-out '" + fan_out + "': expected aggregate or fine" +
+                                did_you_mean(fan_out, {"aggregate", "fine"})));
   }
   uint64_t chunk_bytes = 0;
   if (!a->get("--chunk-size").empty()) {
@@ -229,8 +235,8 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   std::vector<ReplayResult> results;
   const std::optional<Measured>& measured = p->input.measured;
   for (Mechanism m : *mechs) {
-    Result<ReplayResult> r =
-        simulate_isolated(p->input, p->machine, ReplayOptions{m, !timeline.empty()});
+    Result<ReplayResult> r = simulate_isolated(
+        p->input, p->machine, ReplayOptions{m, !timeline.empty(), fan_out == "aggregate"});
     if (!r.ok()) return fail(err, r.error());
     const bool has_measured = measured && measured->mechanism == m &&
                               p->input.num_gpus == p->machine.num_gpus && gpus == 0 &&

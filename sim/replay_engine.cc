@@ -45,6 +45,7 @@ struct Run {
   std::vector<double> egress_bytes;             // wire bytes per source GPU
   double lane_cap_bytes_per_s = 0;              // one source lane's cap (0 = uncapped)
   uint32_t lanes = 0;                           // capped source lanes per GPU
+  bool aggregate = false;                       // fan-out aggregation applies (targets())
 
   void span(std::string name, const char* cat, uint32_t gpu, uint32_t lane, double start_ns,
             double end_ns) {
@@ -57,11 +58,18 @@ struct Run {
   }
 };
 
-// Flight: one chunk's transfer to one destination.
+// Flight: one chunk's transfer to one destination, or to `copies`
+// destinations at once (fan-out aggregation).
 struct Flight {
   sg4::CommPtr comm;
   double start_ns;
-  uint32_t src, dst, chunk;
+  uint32_t src, dst, chunk, copies;
+};
+
+// Target: where one comm goes and how many destinations it stands for.
+struct Target {
+  uint32_t dst;
+  uint32_t copies;
 };
 
 // dests: destination GPUs of a kernel, starting after the source and
@@ -75,6 +83,29 @@ std::vector<uint32_t> dests(const Run& run, const KernelInput& k) {
     if (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1))) out.push_back(d);
   }
   return out;
+}
+
+std::vector<Target> singles(const std::vector<uint32_t>& ds) {
+  std::vector<Target> out;
+  for (uint32_t d : ds) out.push_back(Target{d, 1});
+  return out;
+}
+
+// targets: the comms of a chunk that starts to every destination at once.
+// On a switch, a chunk sent to all N-1 peers at the same time puts N-1 equal
+// flows on the source's port; every destination port receives 1/(N-1) of
+// each other sender's port traffic, so it never binds before the source port
+// does (all ports have the same bandwidth), all copies get the same rate and
+// finish together, and every path has the same latency. One comm of (N-1) x
+// the bytes through the source port to the next GPU is then the same network
+// load with 1/(N-1) of the flows (the next GPU's port carries only this
+// sender's aggregate, which the source port already bounds).
+std::vector<Target> targets(const Run& run, const KernelInput& k) {
+  std::vector<uint32_t> ds = dests(run, k);
+  if (run.aggregate && ds.size() + 1 == run.machine->num_gpus && ds.size() > 1) {
+    return {Target{ds.front(), static_cast<uint32_t>(ds.size())}};
+  }
+  return singles(ds);
 }
 
 // window_chunks: chunk transfers per destination a producer keeps in flight
@@ -101,24 +132,28 @@ double max_chunk_bytes(const KernelInput& k) {
 // start_flight: a transfer of `cost` wire bytes carrying `payload` bytes
 // from GPU src's source lane `lane` (capped lanes model agent/copy-engine
 // throughput and DMA windows; see SourceLanes).
-Flight start_flight(Run& run, uint32_t src, uint32_t lane, uint32_t dst, uint32_t chunk,
+Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t chunk,
                     double payload, const WireCost& cost) {
-  auto bytes = static_cast<uint64_t>(std::llround(cost.wire_bytes));
+  const double wire = cost.wire_bytes * to.copies;
+  auto bytes = static_cast<uint64_t>(std::llround(wire));
   sg4::CommPtr comm =
-      sg4::Comm::sendto_async(run.platform.source(src, lane), run.platform.gpu(dst), bytes);
+      sg4::Comm::sendto_async(run.platform.source(src, lane), run.platform.gpu(to.dst), bytes);
   ++run.result.activities;
-  run.result.payload_bytes += payload;
-  run.result.wire_bytes += cost.wire_bytes;
-  run.egress_bytes[src] += cost.wire_bytes;
-  return Flight{comm, now_ns(), src, dst, chunk};
+  run.result.payload_bytes += payload * to.copies;
+  run.result.wire_bytes += wire;
+  run.egress_bytes[src] += wire;
+  return Flight{comm, now_ns(), src, to.dst, chunk, to.copies};
 }
 
 void finish_flight(Run& run, Flight& f) {
   f.comm->wait();
   double end = now_ns();
   run.busy.emplace_back(f.start_ns, end);
-  run.span("chunk " + std::to_string(f.chunk) + " -> gpu" + std::to_string(f.dst), "transfer",
-           f.src, 1 + f.dst, f.start_ns, end);
+  if (!run.options.record_timeline) return;
+  const std::string to =
+      f.copies > 1 ? std::to_string(f.copies) + " peers" : "gpu" + std::to_string(f.dst);
+  run.span("chunk " + std::to_string(f.chunk) + " -> " + to, "transfer", f.src, 1 + f.dst,
+           f.start_ns, end);
 }
 
 void finish_all(Run& run, std::deque<Flight>& flights) {
@@ -147,7 +182,7 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
   for (uint32_t d : dests(run, k)) {
     issue += c.memcpy_issue_ns;
     run.sleep_until(issue);
-    flights.push_back(start_flight(run, k.gpu, 0, d, 0, payload, cost));
+    flights.push_back(start_flight(run, k.gpu, 0, Target{d, 1}, 0, payload, cost));
   }
   finish_all(run, flights);
 }
@@ -160,7 +195,7 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
 // the kernel (later first writes and ready times shift by the stall).
 void run_inline(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
-  const std::vector<uint32_t> ds = dests(run, k);
+  const std::vector<Target> ds = targets(run, k);
   const double store0 = c.inline_store_bytes > 0 ? c.inline_store_bytes
                         : k.chunks.empty()       ? 4
                                                  : k.chunks.front().store_bytes;
@@ -190,7 +225,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
       const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
       const WireCost cost = run.machine->gpu_link.stores(
           std::ceil(static_cast<double>(cj.size_bytes) / store), store);
-      for (uint32_t d : ds) {
+      for (Target d : ds) {
         writing[j].push_back(
             start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
       }
@@ -220,7 +255,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
 void run_polling(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double dilation = 1.0 / (1.0 - c.polling_sm_share);
-  const std::vector<uint32_t> ds = dests(run, k);
+  const std::vector<Target> ds = targets(run, k);
+  const double copies = static_cast<double>(dests(run, k).size());
   const size_t window =
       window_chunks(run, k, run.machine->gpu_link.bulk(max_chunk_bytes(k)).wire_bytes) * ds.size();
   std::deque<Flight> flights;
@@ -232,10 +268,10 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
     const double start = now_ns();
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = run.machine->gpu_link.bulk(payload);
-    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+    for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
     if (c.polling_copy_bw_bytes_per_s > 0) {
       // The agent's threads are busy storing this chunk before the next poll.
-      run.sleep_until(start + payload * ds.size() / c.polling_copy_bw_bytes_per_s * kNsPerS);
+      run.sleep_until(start + payload * copies / c.polling_copy_bw_bytes_per_s * kNsPerS);
       run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
     }
     while (!flights.empty() && flights.size() > window) {
@@ -252,7 +288,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
 // cdp: the last writer of each chunk launches a child kernel that copies it.
 void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
-  const std::vector<uint32_t> ds = dests(run, k);
+  const std::vector<Target> ds = targets(run, k);
   std::deque<Flight> flights;
   // Children queue behind the parent grid's undispatched CTAs: none runs
   // before the parent's last CTA has started (its latest first write), when
@@ -270,7 +306,7 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     const WireCost cost = run.machine->gpu_link.bulk(payload);
     // Child i runs on lane i mod lanes (concurrent children, each capped).
     const uint32_t lane = run.lanes > 0 ? i % run.lanes : 0;
-    for (uint32_t d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
+    for (Target d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
   }
   const double ke = kb + k.duration_ns;
   run.sleep_until(ke);
@@ -331,7 +367,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   double stall_ns = 0;
   auto triggers = std::make_shared<std::vector<Trigger>>(counter_triggers(c, k, kb, &stall_ns));
   auto next = std::make_shared<size_t>(0);
-  const std::vector<uint32_t> ds = dests(run, k);
+  // Without fan-out, a chunk's copies start one descriptor apart: per destination.
+  const std::vector<Target> ds = c.dma_fan_out ? targets(run, k) : singles(dests(run, k));
   std::vector<sg4::ActorPtr> channels;
   for (int64_t ch = 0; ch < c.dma_channels; ++ch) {
     channels.push_back(sg4::Actor::create(
@@ -360,15 +397,16 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
                        now_ns());
               const size_t d_end = c.dma_fan_out ? ds.size() : di + 1;
               const double emit = now_ns();
+              double copies = 0;
               for (size_t d = c.dma_fan_out ? 0 : di; d < d_end; ++d) {
                 flights.push_back(start_flight(run, k.gpu, static_cast<uint32_t>(ch), ds[d],
                                                t.chunk, payload, cost));
+                copies += ds[d].copies;
               }
               // The channel moves on once it has emitted this descriptor's
               // packets (posted writes; the window is the lane cap), not when
               // they are acknowledged: descriptors pipeline.
-              run.sleep_until(emit + cost.wire_bytes * static_cast<double>(d_end - di) / emit_bw *
-                                         kNsPerS);
+              run.sleep_until(emit + cost.wire_bytes * copies / emit_bw * kNsPerS);
             }
             while (!flights.empty() && flights.size() > window) {
               finish_flight(run, flights.front());
@@ -521,6 +559,7 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   const SourceLanes lanes = lanes_for(machine, options.mechanism);
   run.lane_cap_bytes_per_s = lanes.cap_bytes_per_s;
   run.lanes = lanes.lanes;
+  run.aggregate = options.aggregate_fan_out && machine.topology == Topology::kSwitch;
   run.platform =
       SimPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);

@@ -29,6 +29,11 @@ struct Span {
 struct ReplayOptions {
   Mechanism mechanism = Mechanism::kMemcpy;
   bool record_timeline = false;
+  /// On a switch, send a chunk that goes to every peer at once as one comm
+  /// of (peers x wire bytes) on the source's port instead of one comm per
+  /// peer: exact there (docs/sim.md, "Fan-out aggregation") and much faster
+  /// at 16 GPUs. false = one comm per destination everywhere.
+  bool aggregate_fan_out = true;
 };
 
 // ReplayResult: one mechanism's simulated run.

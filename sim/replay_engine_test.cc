@@ -200,6 +200,59 @@ TEST(ReplayEngine, SwitchSharesTheSendersLink) {
   EXPECT_DOUBLE_EQ(r.wire_bytes, 4 * 3 * 4352);
 }
 
+// Fan-out aggregation (one comm of 3x the bytes per chunk on a 4-GPU switch)
+// must give what one comm per destination gives, on a link-bound case where
+// two different source timelines (replicated over 4 GPUs) interleave and
+// lanes cap the agents. Both paths solve the same max-min problem, so they
+// agree to the solver's precision; 1e-6 relative leaves room for rounding.
+TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
+  ReplayInput in;
+  in.name = "fan_out";
+  in.num_gpus = 2;
+  for (int it = 0; it < 2; ++it) {
+    IterationInput iter{it == 0 ? 0.0 : 300.0, {}};
+    for (uint32_t g = 0; g < 2; ++g) {
+      KernelInput k;
+      k.gpu = g;
+      k.begin_ns = 700.0 * g;
+      k.duration_ns = 40000 + 3000.0 * g;
+      for (uint32_t c = 0; c < 12; ++c) {
+        // Uneven sizes and ready times; 3 copies of ~4 KiB every ~2.5 us
+        // exceed the 1 B/ns port, so flows contend.
+        const double ready = 1500 + c * (2300.0 + 400 * g) + (c % 3) * 250;
+        const uint64_t bytes = 2048 + 1024 * ((c + g) % 4);
+        k.chunks.push_back(ChunkInput{ready - 1200, ready, bytes, 4, 4});
+      }
+      iter.kernels.push_back(k);
+    }
+    in.iterations.push_back(iter);
+  }
+  in = replicate_gpus(in, 4);
+  Machine m = test_machine(4, Topology::kSwitch);
+  m.costs.polling_sm_share = 0.1;
+  m.costs.polling_period_ns = 300;
+  m.costs.polling_copy_bw_bytes_per_s = 2e9;
+  m.costs.cdp_launch_ns = 900;
+  m.costs.cdp_copy_bw_bytes_per_s = 0.4e9;
+  m.costs.dma_channels = 2;
+  m.costs.dma_outstanding_packets = 8;
+  m.costs.dma_initiation_ns = 200;
+  for (Mechanism mech :
+       {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
+    Result<ReplayResult> agg = simulate_isolated(in, m, ReplayOptions{mech, false, true});
+    Result<ReplayResult> fine = simulate_isolated(in, m, ReplayOptions{mech, false, false});
+    ASSERT_TRUE(agg.ok() && fine.ok()) << mechanism_name(mech);
+    const double tol = 1e-6 * fine->end_to_end_ns;
+    EXPECT_NEAR(agg->end_to_end_ns, fine->end_to_end_ns, tol) << mechanism_name(mech);
+    EXPECT_NEAR(agg->exposed_ns, fine->exposed_ns, tol) << mechanism_name(mech);
+    EXPECT_NEAR(agg->transfer_busy_ns, fine->transfer_busy_ns, tol) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(agg->wire_bytes, fine->wire_bytes) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(agg->payload_bytes, fine->payload_bytes) << mechanism_name(mech);
+    EXPECT_GT(agg->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
+    EXPECT_LT(agg->activities, fine->activities) << mechanism_name(mech);
+  }
+}
+
 TEST(ReplayEngine, PcieTreeCrossesRootThroughSlowerUplinks) {
   ReplayInput in = one_chunk(4);
   in.iterations[0].kernels[0].dest_mask = 1u << 2;  // GPU 0 (switch 0) -> GPU 2 (switch 1)
