@@ -24,4 +24,5 @@ run() {
 run "2 GPUs, all 6 mechanisms" --platform h200x2_nvlink4
 run "2 GPUs, polling" --platform h200x2_nvlink4 --mechanism polling
 run "16 GPUs NVSwitch, hardware" --platform hgx_h100_nvlink4 --gpus 16 --mechanism hardware
+run "16 GPUs NVSwitch, hardware, fine" --platform hgx_h100_nvlink4 --gpus 16 --mechanism hardware --fan-out fine
 run "16 GPUs NVSwitch, memcpy" --platform hgx_h100_nvlink4 --gpus 16 --mechanism memcpy
