@@ -2,7 +2,6 @@
 #include "sim/trace_adapter.h"
 
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <bit>
@@ -106,52 +105,6 @@ std::optional<std::pair<double, std::string>> host_median(const std::string& tra
   return std::nullopt;
 }
 
-// TempFile: a decompressed copy of a *.zst trace, removed when dropped.
-struct TempFile {
-  std::string path;
-  TempFile() = default;
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (!path.empty()) std::remove(path.c_str());
-  }
-};
-
-// decompress: streams the zstd file `src` into a new temporary file.
-Result<std::unique_ptr<TempFile>> decompress(const std::string& src) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(src.c_str(), "rb"), std::fclose);
-  if (!in) return make_error(src + ": cannot open");
-  std::string tmpl = (std::filesystem::temp_directory_path() / "xferlab-trace-XXXXXX").string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    return make_runtime_error(src + ": cannot create a temporary file to decompress into");
-  auto tmp = std::make_unique<TempFile>();  // constructed in place: it owns the file
-  tmp->path = tmpl;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(::fdopen(fd, "wb"), std::fclose);
-  std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
-                                                              ZSTD_freeDStream);
-  std::vector<char> ibuf(ZSTD_DStreamInSize()), obuf(ZSTD_DStreamOutSize());
-  size_t last = 0, n = 0, total_in = 0;
-  while ((n = std::fread(ibuf.data(), 1, ibuf.size(), in.get())) > 0) {
-    total_in += n;
-    ZSTD_inBuffer ib{ibuf.data(), n, 0};
-    while (ib.pos < ib.size) {
-      ZSTD_outBuffer ob{obuf.data(), obuf.size(), 0};
-      last = ZSTD_decompressStream(ds.get(), &ob, &ib);
-      if (ZSTD_isError(last)) {
-        return make_error(src + ": zstd: " + ZSTD_getErrorName(last) + " near compressed byte " +
-                          std::to_string(total_in));
-      }
-      if (std::fwrite(obuf.data(), 1, ob.pos, out.get()) != ob.pos) {
-        return make_runtime_error(src + ": writing the decompressed copy failed");
-      }
-    }
-  }
-  if (total_in == 0 || last != 0) return make_error(src + ": truncated zstd stream");
-  if (std::fflush(out.get()) != 0) return make_runtime_error(src + ": writing failed");
-  return tmp;
-}
-
 // kernel_index: the kernel of `spans` whose interval contains t (or the
 // last one that began before t).
 int kernel_index(const std::vector<KernelSpan>& spans, double t) {
@@ -232,18 +185,9 @@ std::vector<std::string> find_traces(const std::string& dir) {
 }
 
 Result<ReplayInput> load_replay_input(const std::string& path) {
-  std::unique_ptr<TempFile> plain;
-  if (ends_with(path, ".zst")) {
-    Result<std::unique_ptr<TempFile>> t = decompress(path);
-    if (!t.ok()) return t.error();
-    plain = std::move(*t);
-  }
-  Result<traces::TraceReader> reader = traces::TraceReader::open(plain ? plain->path : path);
-  if (!reader.ok()) {
-    std::string msg = reader.error().message;
-    if (plain && msg.rfind(plain->path, 0) == 0) msg = path + msg.substr(plain->path.size());
-    return make_error(msg);
-  }
+  // The reader also opens whole-file zstd traces (*.xft.zst) itself.
+  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
+  if (!reader.ok()) return reader.error();
   traces::TraceReader& r = *reader;
   const traces::Metadata& md = r.metadata();
 
