@@ -96,46 +96,28 @@ Result<int> inflate_zstd_file(int fd, const std::string& path) {
 
 }  // namespace
 
-TraceReader::TraceReader(TraceReader&& other) noexcept {
-  *this = std::move(other);
-}
+TraceReader::FileDescriptor::FileDescriptor(FileDescriptor&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)) {}
 
-TraceReader& TraceReader::operator=(TraceReader&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    path_ = std::move(other.path_);
-    options_ = other.options_;
-    fd_ = std::exchange(other.fd_, -1);
-    file_bytes_ = other.file_bytes_;
-    metadata_ = std::move(other.metadata_);
-    blocks_ = std::move(other.blocks_);
-    kind_counts_ = std::move(other.kind_counts_);
-    known_gpus_ = std::move(other.known_gpus_);
-    num_events_ = other.num_events_;
-    min_time_ns_ = other.min_time_ns_;
-    max_time_ns_ = other.max_time_ns_;
-    data_begin_ = other.data_begin_;
-    data_end_ = other.data_end_;
-    truncated_mode_ = other.truncated_mode_;
-    block_ = std::move(other.block_);
-    filtered_ = std::move(other.filtered_);
-    stored_ = std::move(other.stored_);
-    block_has_unknown_ = other.block_has_unknown_;
-    block_offset_ = other.block_offset_;
-    block_first_event_ = other.block_first_event_;
-    block_end_offset_ = other.block_end_offset_;
-    block_cursor_ = other.block_cursor_;
-    next_record_ = other.next_record_;
-    next_block_index_ = other.next_block_index_;
-    skipped_unknown_ = other.skipped_unknown_;
-    zstd_ = std::move(other.zstd_);
-  }
+TraceReader::FileDescriptor& TraceReader::FileDescriptor::operator=(
+    FileDescriptor&& other) noexcept {
+  if (this != &other) reset(std::exchange(other.fd_, -1));
   return *this;
 }
 
-TraceReader::~TraceReader() {
-  if (fd_ >= 0) ::close(fd_);
+TraceReader::FileDescriptor::~FileDescriptor() {
+  reset();
 }
+
+void TraceReader::FileDescriptor::reset(int fd) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
+}
+
+// Defined here, where ZstdContext is complete.
+TraceReader::TraceReader(TraceReader&&) noexcept = default;
+TraceReader& TraceReader::operator=(TraceReader&&) noexcept = default;
+TraceReader::~TraceReader() = default;
 
 Error TraceReader::error_at(uint64_t offset, const std::string& problem) const {
   return make_error(path_ + ": byte offset " + str(offset) + ": " + problem);
@@ -148,7 +130,7 @@ Status TraceReader::read_exact(uint64_t offset, void* data, size_t size, const c
   }
   char* p = static_cast<char*>(data);
   while (size > 0) {
-    ssize_t got = ::pread(fd_, p, size, off_t(offset));
+    ssize_t got = ::pread(fd_.get(), p, size, off_t(offset));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
       return make_runtime_error(path_ + ": byte offset " + str(offset) + ": reading " + what +
@@ -165,21 +147,21 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   TraceReader r;
   r.path_ = path;
   r.options_ = options;
-  r.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (r.fd_ < 0) return make_error(path + ": cannot open: " + std::strerror(errno));
+  r.fd_.reset(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (r.fd_.get() < 0) return make_error(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(r.fd_, &st) != 0) return make_error(path + ": cannot stat: " + std::strerror(errno));
+  if (::fstat(r.fd_.get(), &st) != 0)
+    return make_error(path + ": cannot stat: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return make_error(path + ": not a regular file");
   r.file_bytes_ = uint64_t(st.st_size);
   unsigned char magic[4] = {};
   if (r.file_bytes_ >= sizeof magic &&
-      ::pread(r.fd_, magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
+      ::pread(r.fd_.get(), magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
       std::memcmp(magic, kZstdFrameMagic, sizeof magic) == 0) {
-    Result<int> inflated = inflate_zstd_file(r.fd_, path);
+    Result<int> inflated = inflate_zstd_file(r.fd_.get(), path);
     if (!inflated.ok()) return inflated.error();
-    ::close(r.fd_);
-    r.fd_ = *inflated;
-    if (::fstat(r.fd_, &st) != 0)
+    r.fd_.reset(*inflated);
+    if (::fstat(r.fd_.get(), &st) != 0)
       return make_error(path + ": cannot stat: " + std::strerror(errno));
     r.file_bytes_ = uint64_t(st.st_size);
   }

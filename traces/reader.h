@@ -128,9 +128,23 @@ class TraceReader {
   Status read_exact(uint64_t offset, void* data, size_t size, const char* what);
   Error error_at(uint64_t offset, const std::string& problem) const;
 
+  // FileDescriptor: owns one open file, so that moves need no hand-written code.
+  class FileDescriptor {
+   public:
+    FileDescriptor() = default;
+    FileDescriptor(FileDescriptor&& other) noexcept;
+    FileDescriptor& operator=(FileDescriptor&& other) noexcept;
+    ~FileDescriptor();
+    int get() const { return fd_; }
+    void reset(int fd = -1);  ///< closes the file held, takes `fd`.
+
+   private:
+    int fd_ = -1;
+  };
+
   std::string path_;
   ReaderOptions options_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   uint64_t file_bytes_ = 0;
   Metadata metadata_;
   std::vector<BlockInfo> blocks_;
