@@ -54,10 +54,10 @@ Status MechanismCosts::validate() const {
     return make_error("machine: counter capacity and outstanding packets must be >= 0");
   }
   for (double v :
-       {memcpy_issue_ns, copy_engine_bw_bytes_per_s, inline_store_bytes, polling_period_ns,
-        polling_copy_bw_bytes_per_s, polling_detect_ns, cdp_launch_ns, cdp_copy_bw_bytes_per_s,
-        counter_update_service_ns, counter_update_latency_ns, counter_trigger_ns, counter_spill_ns,
-        dma_descriptor_fetch_ns, dma_initiation_ns}) {
+       {memcpy_issue_ns, copy_engine_bw_bytes_per_s, inline_store_bytes, agent_packet_bytes,
+        polling_period_ns, polling_copy_bw_bytes_per_s, polling_detect_ns, cdp_launch_ns,
+        cdp_copy_bw_bytes_per_s, counter_update_service_ns, counter_update_latency_ns,
+        counter_trigger_ns, counter_spill_ns, dma_descriptor_fetch_ns, dma_initiation_ns}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
   }
   return Status::Ok();

@@ -54,6 +54,10 @@ struct MechanismCosts {
   double copy_engine_bw_bytes_per_s = 0;  ///< per copy cap; 0 = link-bound.
   // Inline stores.
   double inline_store_bytes = 0;  ///< link transaction size; 0 = chunk's store granularity.
+  // SM copy agents (polling, its TMA variant, CDP children) write at most
+  // this payload per link packet (a warp's contiguous stores fill one line);
+  // 0 = full-size packets like a copy engine.
+  double agent_packet_bytes = 0;
   // Decoupled polling agent.
   double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
   double polling_period_ns = 0;            ///< agent's poll loop period.

@@ -93,6 +93,7 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) 
   Result<hw::SoftwareMechanisms> sw = hw::SoftwareMechanisms::create(p.software);
   if (!sw.ok()) return sw.error();
   const hw::GpuShape shape{p.gpu.sm_count, p.gpu.max_warps_per_sm};
+  c.agent_packet_bytes = p.software.copy_packet_bytes;
   c.polling_sm_share = sw->compute_slowdown(hw::Mechanism::kPolling, shape);
   c.polling_period_ns = p.software.poll_period_ns;
   c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();

@@ -265,16 +265,22 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     out << "usage: xferlab validate [TRACES|DIRS...] [--dir DIR] [--platform PRESET] [--tolerance "
            "PCT]\n"
-           "         [--set key=value]... [--format table|csv|json]\n"
+           "         [--set key=value]... [--format table|csv|json] [--captures current|all]\n"
            "Replays each trace with its measured mechanism; prints simulated vs measured time,\n"
            "median and max error; exits 1 if a case exceeds the tolerance (default 10%).\n"
            "Default traces: every *.xft[race][.zst] (recursively) under $XFERLAB_REAL_TRACES or "
-           "traces/real.\n";
+           "traces/real.\n"
+           "Agent runs traced after a host gap (older proact traces) are skipped unless named\n"
+           "or --captures all: they are not samples of the untraced median (docs/validation.md).\n";
     return cli::kExitOk;
   }
-  Result<ArgReader> a =
-      ArgReader::parse(args, {"--dir", "--platform", "--tolerance", "--format", "--set"});
+  Result<ArgReader> a = ArgReader::parse(
+      args, {"--dir", "--platform", "--tolerance", "--format", "--set", "--captures"});
   if (!a.ok()) return fail(err, a.error());
+  const std::string captures = a->get("--captures", "current");
+  if (captures != "current" && captures != "all") {
+    return fail(err, make_error("--captures '" + captures + "': expected current or all"));
+  }
   double tolerance = 10;
   if (!a->get("--tolerance").empty()) {
     char* end = nullptr;
@@ -322,7 +328,8 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
                {"sim_us", 6},
                {"error_pct", 3},
                {"within_tolerance"},
-               {"data_from"}});
+               {"data_from"},
+               {"file"}});
   std::vector<double> errors, transfer_errors;
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
   for (size_t ti = 0; ti < traces.size(); ++ti) {
@@ -342,6 +349,13 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
         auto& [n, example] = skipped[why];
         if (n++ == 0) example = t;
       }
+      continue;
+    }
+    if (p->input.measured->traced_after_gap && !named[ti] && captures == "current") {
+      auto& [n, example] = skipped
+          ["agent run traced after a host gap, not a sample of the untraced median "
+           "(--captures all includes it)"];
+      if (n++ == 0) example = t;
       continue;
     }
     const Mechanism m = p->input.measured->mechanism;
@@ -375,7 +389,7 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
                    std::string(transfer ? "transfer" : "compute-only"), meas.reference_ns() / 1000,
                    meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
                    meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e,
-                   std::string(std::fabs(e) <= tolerance ? "yes" : "no"), data_from});
+                   std::string(std::fabs(e) <= tolerance ? "yes" : "no"), data_from, t});
   }
   table.write(out, *format);
   for (const auto& [why, ne] : skipped) {

@@ -161,6 +161,25 @@ void finish_all(Run& run, std::deque<Flight>& flights) {
   flights.clear();
 }
 
+// agent_copy: the wire cost of an SM copy agent moving `payload` bytes in
+// packets of at most agent_packet_bytes (a warp's contiguous 16-B stores fill
+// one 128-B line), not a copy engine's full-size packets: on 2x H200 the
+// agents copy a single 256 MiB chunk at 344-356 GB/s against cudaMemcpy's
+// 391 GB/s (traces/real/2026-11-22_h200x2_run3, docs/validation.md).
+WireCost agent_copy(const Machine& m, double payload) {
+  const double pkt = m.costs.agent_packet_bytes;
+  if (!(pkt > 0) || pkt >= m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
+  const double full = std::floor(payload / pkt);
+  const WireCost one = m.gpu_link.bulk(pkt);
+  WireCost w{full * one.wire_bytes, full * one.packets};
+  if (const double rest = payload - full * pkt; rest > 0) {
+    const WireCost r = m.gpu_link.bulk(rest);
+    w.wire_bytes += r.wire_bytes;
+    w.packets += r.packets;
+  }
+  return w;
+}
+
 double total_payload(const KernelInput& k) {
   double s = 0;
   for (const ChunkInput& c : k.chunks) s += static_cast<double>(c.size_bytes);
@@ -258,7 +277,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   const std::vector<Target> ds = targets(run, k);
   const double copies = static_cast<double>(dests(run, k).size());
   const size_t window =
-      window_chunks(run, k, run.machine->gpu_link.bulk(max_chunk_bytes(k)).wire_bytes) * ds.size();
+      window_chunks(run, k, agent_copy(*run.machine, max_chunk_bytes(k)).wire_bytes) * ds.size();
   std::deque<Flight> flights;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
@@ -267,7 +286,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
     run.sleep_until(kb + seen);
     const double start = now_ns();
     const double payload = static_cast<double>(ch.size_bytes);
-    const WireCost cost = run.machine->gpu_link.bulk(payload);
+    const WireCost cost = agent_copy(*run.machine, payload);
     for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
     if (c.polling_copy_bw_bytes_per_s > 0) {
       // The agent's threads are busy storing this chunk before the next poll.
@@ -303,7 +322,7 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
         {kb + ch.ready_ns, dispatched - c.cdp_launch_ns, last_launch + c.cdp_launch_interval_ns});
     run.sleep_until(last_launch + c.cdp_launch_ns);
     const double payload = static_cast<double>(ch.size_bytes);
-    const WireCost cost = run.machine->gpu_link.bulk(payload);
+    const WireCost cost = agent_copy(*run.machine, payload);
     // Child i runs on lane i mod lanes (concurrent children, each capped).
     const uint32_t lane = run.lanes > 0 ? i % run.lanes : 0;
     for (Target d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
@@ -432,19 +451,23 @@ void run_infinite(Run& run, const KernelInput& k, double kb) {
 // lanes_for: the capped sources a mechanism needs (SourceLanes).
 SourceLanes lanes_for(const Machine& m, Mechanism mech) {
   const WireCost packet = m.gpu_link.bulk(m.gpu_link.max_payload_bytes);
-  const double wire_per_payload = packet.wire_bytes / m.gpu_link.max_payload_bytes;
+  const double agent_payload = 1024.0 * 1024;
+  const double agent_wire_per_payload = agent_copy(m, agent_payload).wire_bytes / agent_payload;
   const MechanismCosts& c = m.costs;
-  auto payload_cap = [&](double bw) {
+  auto capped = [](double bw, double wire_per_payload) {
     return bw > 0 ? SourceLanes{1, bw * wire_per_payload} : SourceLanes{};
+  };
+  auto payload_cap = [&](double bw) {
+    return capped(bw, packet.wire_bytes / m.gpu_link.max_payload_bytes);
   };
   switch (mech) {
     case Mechanism::kMemcpy: return payload_cap(c.copy_engine_bw_bytes_per_s);
-    case Mechanism::kPolling: return payload_cap(c.polling_copy_bw_bytes_per_s);
+    case Mechanism::kPolling: return capped(c.polling_copy_bw_bytes_per_s, agent_wire_per_payload);
     case Mechanism::kCdp: {
       // Each child kernel copies at one agent's rate; children run
       // concurrently, so a GPU gets as many capped lanes as it takes children
       // to fill its link (SM room for more is far larger than that).
-      SourceLanes l = payload_cap(c.cdp_copy_bw_bytes_per_s);
+      SourceLanes l = capped(c.cdp_copy_bw_bytes_per_s, agent_wire_per_payload);
       if (l.lanes > 0) {
         l.lanes =
             1 + static_cast<uint32_t>(std::ceil(m.gpu_link.bw_bytes_per_s / l.cap_bytes_per_s));
@@ -466,8 +489,13 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
 }
 
 // packet_wire_bytes: the packet size that turns the links' packet-rate limit
-// into bandwidth: SM stores for inline, full-size packets otherwise.
+// into bandwidth: SM stores for inline, agent packets for polling and cdp,
+// full-size packets otherwise.
 double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech) {
+  if (mech == Mechanism::kPolling || mech == Mechanism::kCdp) {
+    const double pkt = m.costs.agent_packet_bytes;
+    if (pkt > 0 && pkt < m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(pkt).wire_bytes;
+  }
   if (mech != Mechanism::kInline) return m.gpu_link.bulk(m.gpu_link.max_payload_bytes).wire_bytes;
   double store = m.costs.inline_store_bytes;
   for (const IterationInput& it : in.iterations) {

@@ -103,6 +103,26 @@ TEST(ReplayEngine, PollingDilatesComputeAndCapsCopyThroughput) {
   EXPECT_NEAR(r.end_to_end_ns, 5000 + 1000 + 8192, kTol);
 }
 
+TEST(ReplayEngine, AgentsSendPacketsOfAgentPacketBytes) {
+  // 4096 B in 128-B packets: 32 x (128 + 16) = 4608 wire bytes (full-size
+  // 256-B packets would be 4352), for polling and for CDP children alike;
+  // a copy engine keeps full-size packets.
+  Machine m = test_machine();
+  m.costs.agent_packet_bytes = 128;
+  ReplayInput in = one_chunk();
+  in.iterations[0].kernels[0].duration_ns = 4000;  // the chunk is ready at the kernel's end
+  ReplayResult p = run(in, m, Mechanism::kPolling);
+  EXPECT_DOUBLE_EQ(p.wire_bytes, 4608);
+  EXPECT_NEAR(p.end_to_end_ns, 4000 + 1000 + 4608, kTol);  // + latency + wire bytes at 1 B/ns
+  ReplayResult c = run(in, m, Mechanism::kCdp);
+  EXPECT_DOUBLE_EQ(c.wire_bytes, 4608);
+  EXPECT_DOUBLE_EQ(run(one_chunk(), m, Mechanism::kMemcpy).wire_bytes, 4352);
+  // A chunk that is not a whole number of packets: 3 x 144 + (64 + 16).
+  ReplayInput odd = one_chunk();
+  odd.iterations[0].kernels[0].chunks[0].size_bytes = 448;
+  EXPECT_DOUBLE_EQ(run(odd, m, Mechanism::kPolling).wire_bytes, 3 * 144 + 80);
+}
+
 TEST(ReplayEngine, PollingWaitsForNextPollTick) {
   Machine m = test_machine();
   m.costs.polling_period_ns = 3000;  // ready 4000 seen at 6000

@@ -61,9 +61,11 @@ struct IterationInput {
 // Measured: what the trace itself measured, for comparison.
 struct Measured {
   Mechanism mechanism = Mechanism::kMemcpy;
-  double end_to_end_ns = 0;     ///< first kernel begin to last transfer end.
-  double transfer_busy_ns = 0;  ///< union of measured transfer intervals (0 if unknown).
-  uint64_t payload_bytes = 0;   ///< bytes moved (0 if unknown).
+  double end_to_end_ns = 0;  ///< first kernel begin to last transfer end.
+  // Both from the recorded transfers only: an agent trace sampled with
+  // trace_agent_sample = n (proact --trace-agent-sample) records every n-th copy, 0 none.
+  double transfer_busy_ns = 0;  ///< union of recorded transfer intervals (0 if unknown).
+  uint64_t payload_bytes = 0;   ///< bytes of the recorded transfers (0 if unknown).
   std::string trace_mechanism;  ///< the trace's own name for it (e.g. "polling_tma").
   double host_time_ns = 0;  ///< producer's host-timed run (proact traced_run_time), 0 if unknown.
   /// Median host wall time of the untraced repetitions of the same
@@ -72,6 +74,11 @@ struct Measured {
   double host_median_ns = 0;
   std::string host_median_source;  ///< the CSV file it came from.
   bool truncated = false;          ///< the trace lost events (covers part of the run).
+  /// A transfer agent's run (polling, polling_tma, cdp) traced after a host
+  /// gap (proact traces without `traced_run`, before 2026-11-22 run 3): such
+  /// runs took 13-30% longer than the untraced median on 2x H200, so the
+  /// trace is not a sample of what the median measures (docs/validation.md).
+  bool traced_after_gap = false;
 
   /// reference_ns: host median when known, else the traced device span.
   double reference_ns() const { return host_median_ns > 0 ? host_median_ns : end_to_end_ns; }

@@ -53,7 +53,7 @@ Event ev(uint64_t t, EventKind k, uint16_t flags, uint16_t stream, uint32_t id, 
 // receives) measured with `mech`; returns the last transfer end (or the
 // agent's end, recorded `agent_end_after` ns after it when > 0).
 uint64_t write_proact_trace(const std::string& path, const std::string& mech,
-                            uint64_t agent_end_after = 0) {
+                            uint64_t agent_end_after = 0, bool traced_run = false) {
   traces::Metadata md;
   md.producer.program = "proact";
   md.gpus.resize(2);
@@ -70,6 +70,7 @@ uint64_t write_proact_trace(const std::string& path, const std::string& mech,
   md.set_parameter("region0_size", std::to_string(kCtas * kCtaBytes) + "B");
   md.set_parameter("region0_gpu0_chunks", "0.." + std::to_string(kChunks));
   md.set_parameter("traced_run_time", "0.012345ms");
+  if (traced_run) md.set_parameter("traced_run", "repetition 7, right after 6 untraced ones");
   const bool polling = mech == "polling" || mech == "polling_tma";
   const bool tracking = polling || mech == "cdp" || mech == "track";
   const auto tm = mech == "polling_tma" ? TransferMechanism::kPollingTma
@@ -162,6 +163,26 @@ TEST(TraceAdapter, SampledPollingTmaTrace) {
   EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
   EXPECT_DOUBLE_EQ(in->measured->host_time_ns, 12345);
   EXPECT_EQ(in->measured->payload_bytes, uint64_t{kChunks} * kChunkBytes);
+}
+
+// An agent run traced after a host gap (no `traced_run`) is flagged so that
+// validate leaves it out of the default set; compute-only runs never are.
+TEST(TraceAdapter, FlagsAgentRunsTracedAfterAHostGap) {
+  const std::string old_path = tmp_path("gap_polling.xft");
+  write_proact_trace(old_path, "polling");
+  Result<ReplayInput> gap = load_replay_input(old_path);
+  ASSERT_TRUE(gap.ok()) << gap.error().message;
+  EXPECT_TRUE(gap->measured->traced_after_gap);
+  const std::string new_path = tmp_path("warm_polling.xft");
+  write_proact_trace(new_path, "polling", 0, /*traced_run=*/true);
+  Result<ReplayInput> warm = load_replay_input(new_path);
+  ASSERT_TRUE(warm.ok()) << warm.error().message;
+  EXPECT_FALSE(warm->measured->traced_after_gap);
+  const std::string none_path = tmp_path("gap_none.xft");
+  write_proact_trace(none_path, "none");
+  Result<ReplayInput> none = load_replay_input(none_path);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->measured->traced_after_gap);
 }
 
 // Run-2 proact traces record the agents' end too: the agent is still not a

@@ -9,6 +9,6 @@ tools/setup.sh
 bazel build --noshow_progress //:xferlab
 xferlab=$(bazel info bazel-bin 2>/dev/null)/sim/xferlab
 "$xferlab" --version
-trace=${1:-traces/real/2026-11-22_h200x2_run2/proact/traces/micro_g2_polling_c16KiB_t8192.xft.zst}
+trace=${1:-traces/real/2026-11-22_h200x2_run3/proact/traces/micro_g2_polling_c16KiB_t8192.xft.zst}
 echo "replaying $trace on h200x2_nvlink4"
 "$xferlab" replay "$trace" --platform h200x2_nvlink4 --mechanism all

@@ -41,6 +41,13 @@ __device__ __forceinline__ void copy_warp(const DeviceRegion& r, uint64_t offset
   }
 }
 
+// traced_copy: whether agent copy `n` gets transfer records (every
+// agent_sample-th; records cost the single TMA issuing thread and the CDP
+// child a fence, and so slow the run they measure).
+__device__ __forceinline__ bool traced_copy(const DeviceRegion& r, uint64_t n) {
+  return r.trace.enabled && r.agent_sample > 0 && n % r.agent_sample == 0;
+}
+
 // wait_ready: spin (acquire loads) until chunk c is ready in this epoch.
 // Returns false after timeout_ns (and reports the chunk).
 __device__ __forceinline__ bool wait_ready(const DeviceRegion& r, uint32_t c, uint64_t start_ns,
@@ -77,13 +84,14 @@ __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
     __syncwarp();  // orders lane 0's acquire before the other lanes' loads.
     const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
     const uint32_t id = static_cast<uint32_t>(c * slices + item % slices);
-    if (lane == 0) {
+    const bool rec = traced_copy(r, id);
+    if (rec && lane == 0) {
       native::record_transfer_begin(r.trace, id, r.peer_mask, p.slice_bytes,
                                     TransferMechanism::kPolling, static_cast<uint16_t>(warp));
     }
     copy_warp(r, offset, p.slice_bytes, lane);
     __syncwarp();
-    if (lane == 0) {
+    if (rec && lane == 0) {
       native::record_transfer_end(r.trace, id, r.peer_mask, p.slice_bytes,
                                   TransferMechanism::kPolling, static_cast<uint16_t>(warp));
     }
@@ -127,6 +135,7 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
   if (blockIdx.x == 0) native::record_kernel_begin(r.trace, p.kernel_id, 1);
   uint32_t phase[2] = {0, 0};
   uint32_t prev_id = 0, k = 0;
+  bool prev_rec = false;
   uint64_t start_ns = native::globaltimer_ns();
   for (uint64_t item = blockIdx.x; item < items; item += gridDim.x, ++k) {
     const uint32_t c = p.first_chunk + static_cast<uint32_t>(item / slices);
@@ -136,8 +145,11 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
     const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
     const uint32_t id = static_cast<uint32_t>(c * slices + item % slices);
     const uint32_t b = k % 2;
-    native::record_transfer_begin(r.trace, id, r.peer_mask, bytes, TransferMechanism::kPollingTma,
-                                  static_cast<uint16_t>(blockIdx.x));
+    const bool rec = traced_copy(r, id);
+    if (rec) {
+      native::record_transfer_begin(r.trace, id, r.peer_mask, bytes, TransferMechanism::kPollingTma,
+                                    static_cast<uint16_t>(blockIdx.x));
+    }
     // buf[b]'s previous stores (slice k-2) completed at the wait_group 1 of slice k-1.
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bars[b]), "r"(bytes)
                  : "memory");
@@ -157,16 +169,17 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
     // Slice k-1's stores are complete once at most one group (slice k) is pending.
     asm volatile("cp.async.bulk.wait_group 1;" ::: "memory");
-    if (k > 0) {
+    if (k > 0 && prev_rec) {
       native::record_transfer_end(r.trace, prev_id, r.peer_mask, bytes,
                                   TransferMechanism::kPollingTma,
                                   static_cast<uint16_t>(blockIdx.x));
     }
     prev_id = id;
+    prev_rec = rec;
     start_ns = native::globaltimer_ns();
   }
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-  if (k > 0) {
+  if (k > 0 && prev_rec) {
     native::record_transfer_end(r.trace, prev_id, r.peer_mask, bytes,
                                 TransferMechanism::kPollingTma, static_cast<uint16_t>(blockIdx.x));
   }
@@ -183,7 +196,8 @@ __global__ void trace_marker_kernel(native::DeviceTrace t, traces::EventKind kin
 // proact_cdp_copy: grid-stride copy of one chunk to every peer; block 0 traces
 // the begin, the last block to finish traces the end.
 __global__ void proact_cdp_copy(DeviceRegion r, uint32_t chunk) {
-  if (r.trace.enabled && blockIdx.x == 0 && threadIdx.x == 0) {
+  const bool rec = traced_copy(r, chunk);
+  if (rec && blockIdx.x == 0 && threadIdx.x == 0) {
     native::record_transfer_begin(r.trace, chunk, r.peer_mask, r.chunk_bytes,
                                   TransferMechanism::kCdp, 0);
   }
@@ -196,7 +210,7 @@ __global__ void proact_cdp_copy(DeviceRegion r, uint32_t chunk) {
       reinterpret_cast<uint4*>(r.peers[p] + chunk * r.chunk_bytes)[i] = v;
     }
   }
-  if (!r.trace.enabled) return;
+  if (!rec) return;
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();

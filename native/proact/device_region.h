@@ -55,7 +55,7 @@ struct DeviceRegion {
   uint32_t cdp_threads = 256;  ///< threads of a CDP child grid.
   uint32_t kernel_id = 0;      ///< trace kernel id of the producer.
   uint32_t cta_sample = 1;     ///< trace every n-th CTA's begin/end.
-  uint32_t pad = 0;
+  uint32_t agent_sample = 1;   ///< trace every n-th agent copy (slice / CDP chunk); 0 = none.
   native::DeviceTrace trace;
 };
 

@@ -87,6 +87,9 @@ int run_main(int argc, char** argv) {
       .add_string("out", "", {}, "output directory for traces ('' = no traces)")
       .add_string("csv", "", {}, "write the result table as CSV to this file")
       .add_int("trace-cta-sample", 1, 1, 1 << 20, "trace every n-th producer CTA")
+      .add_int("trace-agent-sample", 1, 0, 1 << 20,
+               "trace every n-th agent copy (polling slice, CDP child); 0 = none: the "
+               "records perturb the run they measure (docs/validation.md)")
       .add_string("trace-chunks", "all", {},
                   "chunk sizes that get a trace (comma list, 'all' or 'none'); only the "
                   "first --threads value of a mechanism is traced")
@@ -176,6 +179,7 @@ int run_main(int argc, char** argv) {
   ro.counter_bits = static_cast<int>(f.get_int("counter-bits"));
   ro.trace_capacity_events = static_cast<uint32_t>(f.get_int("trace-capacity"));
   ro.trace_cta_sample = static_cast<uint32_t>(f.get_int("trace-cta-sample"));
+  ro.trace_agent_sample = static_cast<uint32_t>(f.get_int("trace-agent-sample"));
   ro.parameters = f.values();
   ro.program = "proact";
   ro.argc = argc;

@@ -38,7 +38,8 @@ struct RunnerOptions {
   uint64_t timeout_ns = 5000000000ull;  ///< agent deadline per awaited chunk.
   int counter_bits = 32;
   uint32_t trace_capacity_events = 1u << 20;
-  uint32_t trace_cta_sample = 1;                                ///< trace every n-th producer CTA.
+  uint32_t trace_cta_sample = 1;    ///< trace every n-th producer CTA.
+  uint32_t trace_agent_sample = 1;  ///< trace every n-th agent copy; 0 = none (kernels only).
   std::vector<std::pair<std::string, std::string>> parameters;  ///< into trace metadata.
   std::string program;                                          ///< trace producer name.
   int argc = 0;

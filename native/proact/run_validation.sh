@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# native/proact/run_validation.sh OUT_DIR — the traces `xferlab validate`
+# replays for the agent mechanisms (polling, polling_tma, cdp), captured so
+# that recording does not slow what it records (2x H200: about 2 minutes):
+#   OUT/proact/          agents record no per-copy transfers
+#                        (--trace-agent-sample 0): the validation set;
+#   OUT/agent_records/   the same micro runs with a record per copy
+#                        (--trace-agent-sample 1, as run_all.sh does) to
+#                        measure how much those records perturb the run.
+# The producer's own records (sampled CTA begin/end, one counter zero per
+# chunk) are kept: they are the data-generation timeline the simulator needs.
+# Binary lookup and $PROACT_GPUS as in run_all.sh.
+set -uo pipefail
+out=${1:?usage: run_validation.sh OUT_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${PROACT:-}
+for c in "$here/proact" "$here/../../dist/bin/proact" "$here/../../bazel-bin/native/proact/proact"; do
+  [ -z "$bin" ] && [ -x "$c" ] && bin=$c
+done
+[ -x "$bin" ] || { echo "run_validation: proact binary not found (set PROACT=/path/to/proact)" >&2; exit 2; }
+gpus=${PROACT_GPUS:-2}
+start=$(date +%s)
+failures=0
+mkdir -p "$out/proact" "$out/agent_records"
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "command: $0 $*"
+  echo "binary: $bin"
+  echo "host: $(hostname)"
+  echo "gpus_used: $gpus"
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv 2>&1
+  nvidia-smi 2>/dev/null | grep -o "CUDA Version: [0-9.]*" | head -1
+} > "$out/provenance.txt"
+
+# run DIR NAME ARGS...: one proact invocation, CSV/log/traces under OUT/DIR.
+run() {
+  local dir=$out/$1 name=$2; shift 2
+  local t0=$(date +%s)
+  if "$bin" --csv "$dir/$name.csv" --out "$dir" --format csv "$@" > "$dir/$name.log" 2>&1; then
+    echo "run_validation: $name ok ($(( $(date +%s) - t0 )) s)"
+  else
+    echo "run_validation: $name FAILED (exit $?): $(grep -v '^workload,\|^[a-z]*,[0-9]' "$dir/$name.log" | tail -1)"
+    failures=$((failures + 1))
+  fi
+}
+
+micro="--workload micro --gpus $gpus --reps 7 --trace-cta-sample 64 --trace-capacity 65536"
+app="--gpus $gpus --chunk 256KiB --reps 3 --trace-cta-sample 256 --trace-capacity 262144"
+# 256 MiB chunks (untraced): the agents' pure copy rate, one chunk after the kernel.
+for s in 0 1; do
+  dir=proact; [ $s -eq 1 ] && dir=agent_records
+  run $dir micro_g$gpus $micro --chunk 16KiB,1MiB,16MiB,256MiB --mechanism polling,polling_tma \
+    --threads 8192 --trace-chunks 16KiB,1MiB,16MiB --trace-agent-sample $s
+  run $dir micro_cdp_g$gpus $micro --chunk 64KiB,1MiB,16MiB,256MiB --mechanism cdp \
+    --threads 1024 --trace-chunks 64KiB,1MiB,16MiB --trace-agent-sample $s
+done
+for w in jacobi pagerank sssp als; do
+  run proact ${w}_g$gpus --workload $w $app --mechanism polling,polling_tma --threads 4096 \
+    --trace-chunks 256KiB --trace-agent-sample 0
+  run proact ${w}_cdp_g$gpus --workload $w $app --mechanism cdp --threads 1024 \
+    --trace-chunks 256KiB --trace-agent-sample 0
+done
+if command -v zstd > /dev/null; then
+  find "$out" -name '*.xft' -exec zstd -q --rm -T0 -12 {} +
+else
+  echo "run_validation: zstd not installed: traces left uncompressed" >&2
+fi
+echo "run_validation: $failures failed invocation(s); $(( $(date +%s) - start )) s; $(du -sh "$out" | cut -f1) in $out"
+[ $failures -eq 0 ]
