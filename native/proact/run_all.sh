@@ -7,44 +7,13 @@
 # chosen configuration. Writes CSVs, logs, a representative subset of traces
 # (zstd-compressed) and provenance to OUT_DIR and prints a summary table.
 #
-# The binary: $PROACT, else proact next to this script, else dist/bin/proact,
-# else bazel-bin. GPU count: $PROACT_GPUS (default 2; 1-GPU parts always run).
+# Binary and GPU count: run_common.sh ($PROACT, $PROACT_GPUS; 1-GPU parts always run).
 set -uo pipefail
 out=${1:?usage: run_all.sh OUT_DIR}
-here=$(cd "$(dirname "$0")" && pwd)
-bin=${PROACT:-}
-for c in "$here/proact" "$here/../../dist/bin/proact" "$here/../../bazel-bin/native/proact/proact"; do
-  [ -z "$bin" ] && [ -x "$c" ] && bin=$c
-done
-[ -x "$bin" ] || { echo "run_all: proact binary not found (set PROACT=/path/to/proact)" >&2; exit 2; }
-gpus=${PROACT_GPUS:-2}
-mkdir -p "$out"
-start=$(date +%s)
-failures=0
-
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: $0 $*"
-  echo "binary: $bin"
-  echo "host: $(hostname)"
-  echo "gpus_used: $gpus"
-  nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv 2>&1
-  nvidia-smi 2>/dev/null | grep -o "CUDA Version: [0-9.]*" | head -1
-  echo "topology:"
-  nvidia-smi topo -m 2>&1
-} > "$out/provenance.txt"
-
-# run NAME ARGS...: one proact invocation, CSV to OUT/NAME.csv, stdout+stderr to OUT/NAME.log.
-run() {
-  local name=$1; shift
-  local t0=$(date +%s)
-  if "$bin" --csv "$out/$name.csv" --out "$out" --format csv "$@" > "$out/$name.log" 2>&1; then
-    echo "run_all: $name ok ($(( $(date +%s) - t0 )) s)"
-  else
-    echo "run_all: $name FAILED (exit $?): $(grep -v '^workload,\|^[a-z]*,[0-9]' "$out/$name.log" | tail -1)"
-    failures=$((failures + 1))
-  fi
-}
+script=run_all
+source "$(dirname "$0")/run_common.sh"
+# run NAME ARGS...: one proact invocation into OUT (run_common.sh).
+run() { run_into "$out" "$@"; }
 
 # Output budget (whole run <= 15 MB compressed): traces only for a
 # representative subset (--trace-chunks; first --threads value per mechanism),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # native/proact/run_validation.sh OUT_DIR — the traces `xferlab validate`
 # replays for the agent mechanisms (polling, polling_tma, cdp), captured so
-# that recording does not slow what it records (2x H200: about 2 minutes):
+# that recording does not slow what it records (2x H200: ~80 s):
 #   OUT/proact/          agents record no per-copy transfers
 #                        (--trace-agent-sample 0): the validation set;
 #   OUT/agent_records/   the same micro runs with a record per copy
@@ -12,37 +12,10 @@
 # Binary lookup and $PROACT_GPUS as in run_all.sh.
 set -uo pipefail
 out=${1:?usage: run_validation.sh OUT_DIR}
-here=$(cd "$(dirname "$0")" && pwd)
-bin=${PROACT:-}
-for c in "$here/proact" "$here/../../dist/bin/proact" "$here/../../bazel-bin/native/proact/proact"; do
-  [ -z "$bin" ] && [ -x "$c" ] && bin=$c
-done
-[ -x "$bin" ] || { echo "run_validation: proact binary not found (set PROACT=/path/to/proact)" >&2; exit 2; }
-gpus=${PROACT_GPUS:-2}
-start=$(date +%s)
-failures=0
-mkdir -p "$out/proact" "$out/agent_records"
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: $0 $*"
-  echo "binary: $bin"
-  echo "host: $(hostname)"
-  echo "gpus_used: $gpus"
-  nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv 2>&1
-  nvidia-smi 2>/dev/null | grep -o "CUDA Version: [0-9.]*" | head -1
-} > "$out/provenance.txt"
-
-# run DIR NAME ARGS...: one proact invocation, CSV/log/traces under OUT/DIR.
-run() {
-  local dir=$out/$1 name=$2; shift 2
-  local t0=$(date +%s)
-  if "$bin" --csv "$dir/$name.csv" --out "$dir" --format csv "$@" > "$dir/$name.log" 2>&1; then
-    echo "run_validation: $name ok ($(( $(date +%s) - t0 )) s)"
-  else
-    echo "run_validation: $name FAILED (exit $?): $(grep -v '^workload,\|^[a-z]*,[0-9]' "$dir/$name.log" | tail -1)"
-    failures=$((failures + 1))
-  fi
-}
+script=run_validation
+source "$(dirname "$0")/run_common.sh"
+# run DIR NAME ARGS...: one proact invocation into OUT/DIR (run_common.sh).
+run() { run_into "$out/$1" "${@:2}"; }
 
 micro="--workload micro --gpus $gpus --reps 7 --trace-cta-sample 64 --trace-capacity 65536"
 app="--gpus $gpus --chunk 256KiB --reps 3 --trace-cta-sample 256 --trace-capacity 262144"
