@@ -166,9 +166,16 @@ void finish_all(Run& run, std::deque<Flight>& flights) {
 // one 128-B line), not a copy engine's full-size packets: on 2x H200 the
 // agents copy a single 256 MiB chunk at 344-356 GB/s against cudaMemcpy's
 // 391 GB/s (traces/real/2026-11-22_h200x2_run3, docs/validation.md).
-WireCost agent_copy(const Machine& m, double payload) {
+// agent_packet_payload is that packet payload (the link's maximum when
+// agent_packet_bytes is 0 or not below it).
+double agent_packet_payload(const Machine& m) {
   const double pkt = m.costs.agent_packet_bytes;
-  if (!(pkt > 0) || pkt >= m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
+  return pkt > 0 && pkt < m.gpu_link.max_payload_bytes ? pkt : m.gpu_link.max_payload_bytes;
+}
+
+WireCost agent_copy(const Machine& m, double payload) {
+  const double pkt = agent_packet_payload(m);
+  if (pkt == m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
   const double full = std::floor(payload / pkt);
   const WireCost one = m.gpu_link.bulk(pkt);
   WireCost w{full * one.wire_bytes, full * one.packets};
@@ -451,23 +458,21 @@ void run_infinite(Run& run, const KernelInput& k, double kb) {
 // lanes_for: the capped sources a mechanism needs (SourceLanes).
 SourceLanes lanes_for(const Machine& m, Mechanism mech) {
   const WireCost packet = m.gpu_link.bulk(m.gpu_link.max_payload_bytes);
-  const double agent_payload = 1024.0 * 1024;
-  const double agent_wire_per_payload = agent_copy(m, agent_payload).wire_bytes / agent_payload;
   const MechanismCosts& c = m.costs;
-  auto capped = [](double bw, double wire_per_payload) {
-    return bw > 0 ? SourceLanes{1, bw * wire_per_payload} : SourceLanes{};
-  };
-  auto payload_cap = [&](double bw) {
-    return capped(bw, packet.wire_bytes / m.gpu_link.max_payload_bytes);
+  // A payload rate `bw` sent in packets of `pkt` payload bytes, as wire bytes.
+  auto payload_cap = [&](double bw, double pkt) {
+    return bw > 0 ? SourceLanes{1, bw * m.gpu_link.bulk(pkt).wire_bytes / pkt} : SourceLanes{};
   };
   switch (mech) {
-    case Mechanism::kMemcpy: return payload_cap(c.copy_engine_bw_bytes_per_s);
-    case Mechanism::kPolling: return capped(c.polling_copy_bw_bytes_per_s, agent_wire_per_payload);
+    case Mechanism::kMemcpy:
+      return payload_cap(c.copy_engine_bw_bytes_per_s, m.gpu_link.max_payload_bytes);
+    case Mechanism::kPolling:
+      return payload_cap(c.polling_copy_bw_bytes_per_s, agent_packet_payload(m));
     case Mechanism::kCdp: {
       // Each child kernel copies at one agent's rate; children run
       // concurrently, so a GPU gets as many capped lanes as it takes children
       // to fill its link (SM room for more is far larger than that).
-      SourceLanes l = capped(c.cdp_copy_bw_bytes_per_s, agent_wire_per_payload);
+      SourceLanes l = payload_cap(c.cdp_copy_bw_bytes_per_s, agent_packet_payload(m));
       if (l.lanes > 0) {
         l.lanes =
             1 + static_cast<uint32_t>(std::ceil(m.gpu_link.bw_bytes_per_s / l.cap_bytes_per_s));
@@ -493,8 +498,7 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
 // full-size packets otherwise.
 double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech) {
   if (mech == Mechanism::kPolling || mech == Mechanism::kCdp) {
-    const double pkt = m.costs.agent_packet_bytes;
-    if (pkt > 0 && pkt < m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(pkt).wire_bytes;
+    return m.gpu_link.bulk(agent_packet_payload(m)).wire_bytes;
   }
   if (mech != Mechanism::kInline) return m.gpu_link.bulk(m.gpu_link.max_payload_bytes).wire_bytes;
   double store = m.costs.inline_store_bytes;

@@ -479,11 +479,12 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       if (!v.ok()) return make_error(path + ": parameter traced_run_time: " + v.error().message);
       m.host_time_ns = *v;
     }
+    // An agent (polling and its TMA variant, cdp and its tail variant)
+    // traced by a proact that did not yet write `traced_run`.
+    const bool agent = m.mechanism == Mechanism::kPolling || m.mechanism == Mechanism::kCdp;
+    m.traced_after_gap = agent && md.parameter("traced_run_time") && !md.parameter("traced_run");
     // A trace that lost events covers only part of the run: the results
     // CSV (whole run) is then not comparable; the traced span is.
-    const bool agent = trace_mech == "polling" || trace_mech == "polling_tma" ||
-                       trace_mech == "cdp" || trace_mech == "cdp_tail";
-    m.traced_after_gap = agent && md.parameter("traced_run_time") && !md.parameter("traced_run");
     const auto lost = md.parameter("lost_events");
     m.truncated = lost && std::atoll(lost->c_str()) > 0;
     if (auto csv = md.parameter("csv"); csv && !m.truncated) {
