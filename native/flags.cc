@@ -41,6 +41,7 @@ Result<bool> parse_bool(const std::string& text) {
 
 std::string range_text(double min, double max) {
   std::ostringstream os;
+  os.precision(15);  // integer bounds such as 1 << 20 print whole, not as 1.04858e+06
   os << "[" << min << ", " << max << "]";
   return os.str();
 }

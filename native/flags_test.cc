@@ -13,7 +13,8 @@ FlagSet make() {
       .add_size_list("sizes", "1,2,4KiB", 1, 1e9, "sizes")
       .add_time("timeout", "2s", "spin timeout")
       .add_string("mode", "peer", {"peer", "host"}, "target")
-      .add_bool("verify", true, "check data");
+      .add_bool("verify", true, "check data")
+      .add_int("big", 1, 0, 1 << 20, "a bound past the default stream precision");
   return f;
 }
 
@@ -57,6 +58,7 @@ TEST(FlagsTest, HelpReturnsFalse) {
 TEST(FlagsTest, ErrorsAreOneLineAndNameTheFlag) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--reps=0"}, "--reps: 0 is outside [1, 1000]"},
+      {{"--big=-1"}, "--big: -1 is outside [0, 1048576]"},
       {{"--reps=ten"}, "--reps: 'ten' is not an integer"},
       {{"--size=0"}, "--size: 0 is outside"},
       {{"--size=fast"}, "--size: "},
