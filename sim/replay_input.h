@@ -76,7 +76,7 @@ struct Measured {
   bool truncated = false;          ///< the trace lost events (covers part of the run).
   /// A transfer agent's run (polling, polling_tma, cdp) traced after a host
   /// gap (proact traces without `traced_run`, before 2026-11-22 run 3): such
-  /// runs took 13-30% longer than the untraced median on 2x H200, so the
+  /// runs took 7-31% longer than the untraced median on 2x H200, so the
   /// trace is not a sample of what the median measures (docs/validation.md).
   bool traced_after_gap = false;
 

@@ -372,7 +372,7 @@ Result<RunResult> Runner::run(const RunConfig& c, const std::string& trace_path)
   // The traced run is one more repetition in the same state as the timed
   // ones: right after an untraced one, with no host gap (clock sync,
   // poisoning memsets) between them. Run after such a gap, agent runs took
-  // 13-30% longer than the untraced median (2x H200, docs/validation.md).
+  // 7-31% longer than the untraced median (2x H200, docs/validation.md).
   if (!trace_path.empty()) {
     native::TraceRecorderOptions to;
     to.device_capacity_events = options_.trace_capacity_events;
