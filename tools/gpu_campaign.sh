@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs measurement sets on a GPU machine from the repository root, after
 # tools/gpu_bundle.sh built dist/ here and dist/ was carried there:
-#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation
+#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | nvswitch
+# (nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes)
 # Each part's run script writes CSVs, compact traces and provenance into
 # OUT_DIR/PART; each part is then packed into OUT_DIR/PART.tgz (the GPU hosts
 # have no zstd binary; traces are already zstd-compressed per block).
@@ -9,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/gpu_campaign.sh OUT_DIR PART...}
 shift
-[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, nvswitch)" >&2; exit 2; }
 [ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
 source dist/env.sh
 export CUDA_MODULE_LOADING=EAGER
@@ -21,7 +22,8 @@ for part in "$@"; do
     halo) script=native/halo/run_all.sh ;;
     proact) script=native/proact/run_all.sh ;;
     validation) script=native/proact/run_validation.sh ;;
-    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation)" >&2; exit 2 ;;
+    nvswitch) script=native/run_scale.sh ;;
+    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, nvswitch)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
   echo "=== $part: $script"

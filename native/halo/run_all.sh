@@ -15,6 +15,10 @@
 # Bounded: each run gets RUN_TIMEOUT_S (default 60 s); once BUDGET_S (default
 # 220 s) have passed the remaining runs are skipped and reported, so the whole
 # script stays under 4 minutes. A failed run does not stop the others.
+#
+# HALO_RANKS="2 4 8" (default 2) runs each rank count with one GPU per rank
+# (counts above the GPU count are skipped and reported); the shared-GPU
+# placement (2 ranks on 1 GPU) runs only with the default.
 set -uo pipefail
 out=${1:?usage: run_all.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,7 +61,8 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   echo "topology:"; nvidia-smi topo -m 2>/dev/null
 } > "$out/provenance.txt"
 
-mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 "${mpi_extra[@]}"
+mpi_np=2
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none "${mpi_extra[@]}"
      -x LD_LIBRARY_PATH -x CUDA_MODULE_LOADING
      -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST)
 failures=0
@@ -74,7 +79,7 @@ run() {
   fi
   echo "run_all: $name"
   local t0=$SECONDS
-  timeout --kill-after=10 "$run_timeout" "${mpi[@]}" "$@" --csv "$csv" "${trace_args[@]}" \
+  timeout --kill-after=10 "$run_timeout" "${mpi[@]}" -np "$mpi_np" "$@" --csv "$csv" "${trace_args[@]}" \
     --iterations "$iters" --warmup "$warmup" > "$out/logs/$name.log" 2>&1
   local rc=$?
   echo "[$rc, $((SECONDS - t0)) s] $name" >> "$out/provenance.txt"
@@ -84,12 +89,22 @@ run() {
   fi
 }
 
-placements=(shared1)
-[ "$gpus" -ge 2 ] && placements=(gpus2 shared1)
+# Placements: gpusN = N ranks on N GPUs; shared1 = 2 ranks sharing GPU 0.
+placements=()
+for r in ${HALO_RANKS:-2}; do
+  if [ "$r" -le "$gpus" ]; then placements+=("gpus$r")
+  elif [ -n "${HALO_RANKS:-}" ]; then echo "run_all: SKIPPED $r ranks ($gpus GPU(s))"; skipped=$((skipped + 1)); fi
+done
+[ -z "${HALO_RANKS:-}" ] && placements+=(shared1)
 for place in "${placements[@]}"; do
-  if [ "$place" = gpus2 ]; then export CUDA_VISIBLE_DEVICES=0,1; else export CUDA_VISIBLE_DEVICES=0; fi
-  # One representative trace per variant and size: the first placement's.
-  if [ "$place" = "${placements[0]}" ]; then trace_args=(--trace-dir "$out/traces"); else trace_args=(); fi
+  if [ "$place" = shared1 ]; then
+    mpi_np=2; export CUDA_VISIBLE_DEVICES=0
+  else
+    mpi_np=${place#gpus}; CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((mpi_np - 1))); export CUDA_VISIBLE_DEVICES
+  fi
+  # One representative trace per variant, size and rank count: one GPU per
+  # rank only (the shared-GPU placement is a CSV-only comparison).
+  if [ "$place" != shared1 ]; then trace_args=(--trace-dir "$out/traces"); else trace_args=(); fi
   for size in 200 400 800; do
     for v in baseline stream stacked; do
       run "${place}_${v}_$size" "$out/halo.csv" \
