@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "common/output_path.h"
 #include "common/table.h"
 #include "common/units.h"
 #include "hw_model/calibrate.h"
@@ -34,7 +35,7 @@ constexpr const char* kPlatformUsage =
     "usage: xferlab platform list [--format table|csv|json]\n"
     "       xferlab platform show PRESET|FILE [--set key=value]...\n"
     "       xferlab platform keys [--format table|csv|json]\n\n"
-    "Presets are hw_model/presets/NAME.toml (also searched in $XFERLAB_PRESETS).\n"
+    "Presets are built in (hw_model/presets/NAME.toml); $XFERLAB_PRESETS dirs override.\n"
     "`show` prints the preset with every parameter resolved; `keys` lists every\n"
     "parameter with its unit, default and description.\n";
 
@@ -308,6 +309,10 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out, std::
   Result<OutputFormat> format = parse_output_format(o.get("--format").value_or("table"));
   if (!format.ok()) return usage_error(err, "calibrate", format.error().message);
 
+  if (auto path = o.get("--output")) {
+    Status s = check_output_path(user_path(*path), "calibrate -o");
+    if (!s.ok()) return report(err, "calibrate", s.error());
+  }
   CalibrationInputs in;
   if (auto bytes = o.get("--proact-bytes")) {
     Result<double> v = parse_quantity(*bytes, Unit::kSizeBytes);

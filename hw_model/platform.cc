@@ -13,6 +13,8 @@
 #include <functional>
 #include <sstream>
 
+#include "hw_model/embedded_presets.h"
+
 namespace xferlab::hw_model {
 namespace {
 
@@ -553,7 +555,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Candidate preset directories, in lookup order (see platform.h).
+// Directories of $XFERLAB_PRESETS, in lookup order (see platform.h).
 std::vector<fs::path> preset_dirs() {
   std::vector<fs::path> dirs;
   if (const char* env = std::getenv("XFERLAB_PRESETS")) {
@@ -562,20 +564,17 @@ std::vector<fs::path> preset_dirs() {
     while (std::getline(ss, dir, ':'))
       if (!dir.empty()) dirs.emplace_back(dir);
   }
-  const fs::path kRel = fs::path("xferlab") / "hw_model" / "presets";
-  for (const char* var : {"RUNFILES_DIR", "TEST_SRCDIR"})
-    if (const char* env = std::getenv(var)) dirs.push_back(fs::path(env) / kRel);
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.push_back(fs::path(exe.string() + ".runfiles") / kRel);
-  if (const char* env = std::getenv("BUILD_WORKSPACE_DIRECTORY"))
-    dirs.push_back(fs::path(env) / "hw_model" / "presets");
-  fs::path cwd = fs::current_path(ec);
-  for (fs::path d = cwd; !ec && !d.empty(); d = d.parent_path()) {
-    dirs.push_back(d / "hw_model" / "presets");
-    if (d == d.parent_path()) break;
-  }
   return dirs;
+}
+
+const EmbeddedPreset* find_embedded(std::string_view name) {
+  for (const EmbeddedPreset& p : embedded_presets())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::string embedded_origin(std::string_view name) {
+  return "hw_model/presets/" + std::string(name) + ".toml (built in)";
 }
 
 }  // namespace
@@ -591,11 +590,8 @@ Result<std::string> find_preset(std::string_view preset_name) {
     std::error_code ec;
     if (fs::is_regular_file(candidate, ec)) return candidate.string();
   }
-  std::vector<std::string> known = list_presets();
-  return make_error("unknown platform preset '" + name + "'" +
-                    (known.empty()
-                         ? std::string(" (no preset directory found; set XFERLAB_PRESETS)")
-                         : did_you_mean(name, known)));
+  if (find_embedded(name) != nullptr) return embedded_origin(name);
+  return make_error("unknown platform preset '" + name + "'" + did_you_mean(name, list_presets()));
 }
 
 std::vector<std::string> list_presets() {
@@ -605,15 +601,19 @@ std::vector<std::string> list_presets() {
     if (!fs::is_directory(dir, ec)) continue;
     for (const auto& entry : fs::directory_iterator(dir, ec))
       if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
-    if (!names.empty()) break;
   }
+  for (const EmbeddedPreset& p : embedded_presets()) names.emplace_back(p.name);
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 
 Result<Platform> load_platform(std::string_view preset_name_or_path) {
   Result<std::string> path = find_preset(preset_name_or_path);
   if (!path.ok()) return path.error();
+  if (const EmbeddedPreset* e = find_embedded(preset_name_or_path);
+      e != nullptr && *path == embedded_origin(e->name))
+    return parse_platform(e->toml, *path);
   std::ifstream in(*path);
   if (!in) return make_runtime_error("cannot read platform file '" + *path + "'");
   std::stringstream buffer;

@@ -4,12 +4,10 @@
 // note; `--set key=value` overrides; dumps with all defaults resolved.
 //
 // Preset lookup (load_platform("NAME")): NAME ending in ".toml" or containing
-// '/' is a path. Otherwise NAME.toml is searched in, in order:
-//   1. every directory of $XFERLAB_PRESETS (colon-separated);
-//   2. the binary's Bazel runfiles (…/xferlab/hw_model/presets; the preset
-//      files are a data dependency of //hw_model:platform);
-//   3. $BUILD_WORKSPACE_DIRECTORY/hw_model/presets (`bazel run`);
-//   4. hw_model/presets under the current directory or any parent (source tree).
+// '/' is a path. Otherwise NAME.toml in every directory of $XFERLAB_PRESETS
+// (colon-separated), then the presets compiled into the binary
+// (hw_model/presets/*.toml, embedded_presets.h), so an installed binary needs
+// no source tree.
 // Format and keys: docs/hw_model.md §7 (`xferlab platform keys` prints them).
 #pragma once
 
@@ -117,9 +115,10 @@ GpuPairPath gpu_pair_path(const Platform& platform, int64_t a, int64_t b);
 Result<Platform> load_platform(std::string_view preset_name_or_path);
 // parse_platform: TOML text; `file_name` prefixes errors ("FILE:LINE: key 'x': problem").
 Result<Platform> parse_platform(std::string_view toml_text, std::string_view file_name);
-// find_preset: the path load_platform would open for a name.
+// find_preset: the file load_platform would open for a name, or
+// "hw_model/presets/NAME.toml (built in)" for an embedded preset.
 Result<std::string> find_preset(std::string_view preset_name);
-// list_presets: names of the presets in the first preset directory found.
+// list_presets: names of every preset found ($XFERLAB_PRESETS and built in).
 std::vector<std::string> list_presets();
 
 // set_parameter: `--set gpu_link.header_bytes=16B`. Keys are "section.key" as

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/output_path.h"
 #include "common/table.h"
 #include "common/units.h"
 #include "sim/platform_adapter.h"
@@ -105,7 +106,11 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (!m.ok()) return m.error();
   Prepared p{separate_data_generation(*in, *m), *m, preset};
   if (n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
-  if (chunk_bytes > 0) p.input = rechunk(p.input, chunk_bytes);
+  if (chunk_bytes > 0) {
+    Result<ReplayInput> r = rechunk(p.input, chunk_bytes);
+    if (!r.ok()) return r.error();
+    p.input = std::move(*r);
+  }
   return p;
 }
 
@@ -216,11 +221,15 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
     }
     chunk_bytes = static_cast<uint64_t>(*c);
   }
+  const std::string timeline = a->get("--timeline");
+  if (!timeline.empty()) {
+    if (Status s = check_output_path(timeline, "replay --timeline"); !s.ok())
+      return fail(err, s.error());
+  }
   Result<Prepared> p =
       prepare(a->positional[0], a->get("--platform"), a->all("--set"), gpus, chunk_bytes);
   if (!p.ok()) return fail(err, p.error());
 
-  const std::string timeline = a->get("--timeline");
   Table table({{"trace"},
                {"platform"},
                {"gpus"},
@@ -486,8 +495,14 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (!j.ok()) return fail(err, j.error());
     jobs = *j;
   }
-  // Check the trace, preset and every key/value once, up front, so a bad
-  // grid fails with one line instead of one per point.
+  // Check the outputs, trace, preset and every key/value once, up front, so a
+  // bad grid fails with one line instead of one per point.
+  const std::string out_path = a->get("-o");
+  const std::string plot = a->get("--plot");
+  for (const auto& [path, what] : {std::pair{out_path, "sweep -o"}, {plot, "sweep --plot"}}) {
+    if (path.empty()) continue;
+    if (Status s = check_output_path(path, what); !s.ok()) return fail(err, s.error());
+  }
   const std::string mechanism = a->get("--mechanism", "all");
   if (Result<std::vector<Mechanism>> m = parse_mechanisms(mechanism); !m.ok()) {
     return fail(err, m.error());
@@ -524,21 +539,24 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   for (const auto& pt : points) {  // validate each point's inputs without simulating
     std::vector<std::string> sets;
     uint32_t gpus = 0;
+    uint64_t chunk_bytes = 0;
     for (size_t i = 0; i < params.size(); ++i) {
       if (params[i].key == "gpus") {
         Result<uint32_t> g = parse_count("gpus", pt[i]);
         if (!g.ok()) return fail(err, g.error());
         gpus = *g;
       } else if (params[i].key == "chunk_size") {
-        if (!parse_quantity(pt[i], Unit::kSizeBytes).ok()) {
+        Result<double> c = parse_quantity(pt[i], Unit::kSizeBytes);
+        if (!c.ok() || *c < 1) {
           return fail(err, make_error("--param chunk_size: '" + pt[i] + "' is not a size"));
         }
+        chunk_bytes = static_cast<uint64_t>(*c);
       } else {
         sets.push_back(params[i].key + "=" + pt[i]);
       }
     }
     for (const std::string& s : a->all("--set")) sets.push_back(s);
-    Result<Prepared> p = prepare(trace, a->get("--platform"), sets, gpus, 0);
+    Result<Prepared> p = prepare(trace, a->get("--platform"), sets, gpus, chunk_bytes);
     if (!p.ok()) return fail(err, p.error());
   }
 
@@ -583,13 +601,11 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   }
   std::filesystem::remove_all(tmp);
   if (worst != 0) err << "xferlab: sweep: some points failed (rerun one with `xferlab replay`)\n";
-  const std::string out_path = a->get("-o");
   if (out_path.empty()) {
     out << csv.str();
-  } else {
-    std::ofstream(out_path) << csv.str();
+  } else if (Status s = write_file_checked(out_path, csv.str(), "sweep -o"); !s.ok()) {
+    return fail(err, s.error());
   }
-  const std::string plot = a->get("--plot");
   if (!plot.empty()) {
     const std::string data = out_path.empty() ? (tmp.string() + ".csv") : out_path;
     if (out_path.empty()) std::ofstream(data) << csv.str();

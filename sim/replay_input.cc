@@ -85,7 +85,28 @@ ReplayInput replicate_gpus(const ReplayInput& input, uint32_t num_gpus) {
 
 namespace xferlab::sim {
 
-ReplayInput rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
+Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
+  uint32_t store_bytes = 1;
+  uint64_t chunks = 0;
+  for (const IterationInput& it : input.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      uint64_t bytes = 0;
+      for (const ChunkInput& c : k.chunks) {
+        store_bytes = std::max(store_bytes, c.store_bytes);
+        bytes += c.size_bytes;
+      }
+      chunks += (bytes + chunk_bytes - 1) / std::max<uint64_t>(chunk_bytes, 1);
+    }
+  }
+  const std::string head = "--chunk-size " + std::to_string(chunk_bytes) + " B: ";
+  if (chunk_bytes == 0 || chunk_bytes % store_bytes != 0) {
+    return make_error(head + "must be a multiple of the trace's store granularity (" +
+                      std::to_string(store_bytes) + " B): a store cannot straddle two chunks");
+  }
+  if (chunks > kMaxRechunkChunks) {
+    return make_error(head + "makes " + std::to_string(chunks) + " chunks, more than the " +
+                      std::to_string(kMaxRechunkChunks) + " a replay accepts; use a larger size");
+  }
   ReplayInput out = input;
   for (IterationInput& it : out.iterations) {
     for (KernelInput& k : it.kernels) {
@@ -107,7 +128,11 @@ ReplayInput rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
           done += take;
           cur.size_bytes += take;
           const double f = static_cast<double>(done) / static_cast<double>(c.size_bytes);
-          cur.ready_ns = c.first_write_ns + f * (c.ready_ns - c.first_write_ns);
+          // Original chunks are not written in file order: a new chunk spans
+          // the earliest first write and the latest ready of its pieces.
+          cur.first_write_ns = std::min(cur.first_write_ns, c.first_write_ns);
+          cur.ready_ns =
+              std::max(cur.ready_ns, c.first_write_ns + f * (c.ready_ns - c.first_write_ns));
           cur.writers += std::max<uint32_t>(
               1, static_cast<uint32_t>(c.writers * static_cast<double>(take) / c.size_bytes));
           if (cur.size_bytes == chunk_bytes) {

@@ -115,9 +115,16 @@ ReplayInput replicate_gpus(const ReplayInput& input, uint32_t num_gpus);
 
 namespace xferlab::sim {
 
+// kMaxRechunkChunks: the most chunks a re-chunked replay may have (beyond
+// it the replay runs for minutes; a larger --chunk-size says the same).
+inline constexpr uint64_t kMaxRechunkChunks = uint64_t{1} << 20;
+
 // rechunk: every kernel's output re-cut into chunks of `chunk_bytes` (the
 // last one smaller); a new chunk is ready when its last byte is, with bytes
 // inside an original chunk assumed written evenly over its write window.
-ReplayInput rechunk(const ReplayInput& input, uint64_t chunk_bytes);
+// Rejected up front, naming the rule: a size that is not a multiple of the
+// trace's store granularity (a store cannot straddle two chunks), or one that
+// makes more than kMaxRechunkChunks chunks.
+Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes);
 
 }  // namespace xferlab::sim

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "common/output_path.h"
 #include "common/table.h"
 #include "common/units.h"
 #include "traces/check.h"
@@ -285,6 +286,10 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (!p.ok()) return fail(err, p.error());
   if (!p->switches.count("--perfetto")) {
     return fail(err, make_error("trace export: choose a format: --perfetto"));
+  }
+  if (p->values.count("-o")) {
+    Status s = check_output_path(p->values.at("-o"), "trace export -o");
+    if (!s.ok()) return fail(err, s.error());
   }
   Result<TraceReader> r = open_trace(*p, "export");
   if (!r.ok()) return fail(err, r.error());
