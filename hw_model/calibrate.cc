@@ -567,15 +567,13 @@ struct Calibrator {
     n.cdp_tail_launch_ns = cdp_tail;
     n.stream_write_value_ns = wv_visible;
     n.stream_wait_value_ns = std::max(0.0, wait_rtt - wv_visible);
-    out.platform.software.cdp_launch_ns = cdp;
     const std::string& f = in.notify_bench_file;
-    for (const char* key :
-         {"notification.cpu_poll_period", "notification.cpu_poll_read",
-          "notification.gpu_store_to_host", "notification.gpu_poll_period",
-          "notification.cpu_store_visible", "notification.gpu_poll_read",
-          "notification.kernel_launch", "notification.kernel_launch_cpu", "notification.cdp_launch",
-          "notification.cdp_tail_launch", "notification.stream_write_value",
-          "notification.stream_wait_value", "software.cdp_launch"})
+    for (const char* key : {"notification.cpu_poll_period", "notification.cpu_poll_read",
+                            "notification.gpu_store_to_host", "notification.gpu_poll_period",
+                            "notification.cpu_store_visible", "notification.gpu_poll_read",
+                            "notification.kernel_launch", "notification.kernel_launch_cpu",
+                            "notification.cdp_launch", "notification.cdp_tail_launch",
+                            "notification.stream_write_value", "notification.stream_wait_value"})
       note(key, f, "median of 1000 repetitions");
     Result<NotificationModel> m = NotificationModel::create(n);
     if (!m.ok()) return m.error();

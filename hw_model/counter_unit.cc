@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <queue>
 
 namespace xferlab::hw_model {
 namespace {
@@ -140,6 +142,10 @@ bool CounterUnit::chunk_spilled(int64_t region, int64_t chunk) const {
 }
 
 UpdateTiming CounterUnit::update(int64_t region, int64_t chunk, double issue_ns) {
+  return serve(issue_ns, chunk_spilled(region, chunk));
+}
+
+UpdateTiming CounterUnit::serve(double issue_ns, bool spilled) {
   UpdateTiming t;
   // The update that entered queue_depth updates ago must have started service
   // before this one finds a free slot.
@@ -149,9 +155,41 @@ UpdateTiming CounterUnit::update(int64_t region, int64_t chunk, double issue_ns)
   server_free_ns_ = start + update_service_ns();
   oldest_start = start;
   queue_head_ = (queue_head_ + 1) % queue_ring_.size();
-  t.completed_ns =
-      start + update_latency_ns() + (chunk_spilled(region, chunk) ? config_.spill_penalty_ns : 0);
+  t.completed_ns = start + update_latency_ns() + (spilled ? config_.spill_penalty_ns : 0);
   return t;
+}
+
+ChunkTriggers CounterUnit::chunk_triggers(std::span<const ChunkWrites> chunks) {
+  reset();
+  ChunkTriggers out;
+  std::priority_queue<double, std::vector<double>, std::greater<>> live;  // their trigger times
+  double shift = 0;
+  for (const ChunkWrites& c : chunks) {
+    double first = shift + c.first_write_ns;
+    while (!live.empty() && live.top() <= first) live.pop();
+    bool spilled = false;
+    if (static_cast<int64_t>(live.size()) >= config_.capacity_counters) {
+      if (config_.full_policy == FullTablePolicy::kStall) {
+        shift += live.top() - first;  // writers wait for the oldest entry to free
+        first = live.top();
+        live.pop();
+      } else {
+        spilled = true;
+      }
+    }
+    const double ready = shift + c.ready_ns;
+    const int64_t n = std::max<int64_t>(1, updates_per_chunk(c.bytes, c.writer_ctas));
+    double zero = first;
+    for (int64_t u = 1; u <= n; ++u) {
+      zero =
+          serve(first + (ready - first) * static_cast<double>(u) / static_cast<double>(n), spilled)
+              .completed_ns;
+    }
+    live.push(trigger_ns(zero));
+    out.trigger_ns.push_back(trigger_ns(zero));
+  }
+  out.stall_ns = shift;
+  return out;
 }
 
 }  // namespace xferlab::hw_model

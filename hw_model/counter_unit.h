@@ -65,6 +65,21 @@ struct UpdateTiming {
   double completed_ns = 0;  ///< when the counter holds the new value (zero detection time).
 };
 
+// ChunkWrites: one chunk's counter traffic: its updates arrive evenly over
+// [first_write_ns, ready_ns], the last one at ready_ns.
+struct ChunkWrites {
+  double first_write_ns = 0;
+  double ready_ns = 0;
+  double bytes = 0;         ///< chunk size (per-byte count mode).
+  int64_t writer_ctas = 1;  ///< CTAs writing the chunk (per-CTA count mode).
+};
+
+// ChunkTriggers: when each chunk's trigger reaches the DMA agent.
+struct ChunkTriggers {
+  std::vector<double> trigger_ns;  ///< per chunk, in input order.
+  double stall_ns = 0;             ///< writers' total wait for free entries (kStall).
+};
+
 class CounterUnit {
  public:
   static Result<CounterUnit> create(const CounterUnitConfig& config);
@@ -98,6 +113,13 @@ class CounterUnit {
   // (non-decreasing across calls). Single-server FIFO with service time
   // update_service_ns and queue_depth slots.
   UpdateTiming update(int64_t region, int64_t chunk, double issue_ns);
+  // chunk_triggers: a kernel's chunks (in ready order) through an empty unit.
+  // A counter is live from its chunk's first write to its trigger; a chunk
+  // that finds capacity_counters live ones spills (kSpill: its zero detection
+  // pays spill_penalty_ns) or waits for the oldest to free (kStall: its writes
+  // and every later chunk's shift by the wait). Resets the unit.
+  ChunkTriggers chunk_triggers(std::span<const ChunkWrites> chunks);
+
   // trigger_ns: when the DMA agent sees the zero detected at zero_ns.
   double trigger_ns(double zero_ns) const { return zero_ns + trigger_latency_ns(); }
 
@@ -112,6 +134,8 @@ class CounterUnit {
     bool live = false;
   };
   explicit CounterUnit(const CounterUnitConfig& config);
+  // serve: one update through the FIFO (update() and chunk_triggers()).
+  UpdateTiming serve(double issue_ns, bool spilled);
 
   CounterUnitConfig config_;
   std::vector<Region> regions_;

@@ -75,6 +75,48 @@ TEST(CounterUnit, StallPolicyWaitsForReleasedEntries) {
   EXPECT_EQ(u.free_entries(), 3);
 }
 
+// Chunk triggers: updates spread over each chunk's write window through the
+// FIFO (service 100 ns, latency 50 ns from service start), trigger 10 ns later.
+CounterUnitConfig timed(int64_t capacity, FullTablePolicy policy) {
+  CounterUnitConfig c;
+  c.clock_hz = 1e8;  // 10 ns cycles
+  c.updates_per_cycle = 0.1;
+  c.update_latency_cycles = 5;
+  c.trigger_latency_cycles = 1;
+  c.capacity_counters = capacity;
+  c.full_policy = policy;
+  return c;
+}
+
+TEST(CounterUnit, ChunkTriggersFollowTheLastUpdate) {
+  CounterUnit u = *CounterUnit::create(timed(16, FullTablePolicy::kSpill));
+  // 4 updates at 1000, 2000, 3000, 4000; the last starts service at 4000.
+  const ChunkWrites one[] = {{0, 4000, 4096, 4}};
+  ChunkTriggers t = u.chunk_triggers(one);
+  ASSERT_EQ(t.trigger_ns.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.trigger_ns[0], 4000 + 50 + 10);
+  EXPECT_DOUBLE_EQ(t.stall_ns, 0);
+  // Two chunks ready at once queue behind each other (100 ns service).
+  const ChunkWrites two[] = {{0, 1000, 64, 1}, {0, 1000, 64, 1}};
+  t = u.chunk_triggers(two);
+  EXPECT_DOUBLE_EQ(t.trigger_ns[0], 1060);
+  EXPECT_DOUBLE_EQ(t.trigger_ns[1], 1160);
+}
+
+TEST(CounterUnit, ChunkTriggersSpillOrStallBeyondCapacity) {
+  const ChunkWrites chunks[] = {{0, 1000, 64, 1}, {500, 2000, 64, 1}};
+  // One entry: the second chunk starts writing while the first is live.
+  ChunkTriggers spill =
+      CounterUnit::create(timed(1, FullTablePolicy::kSpill))->chunk_triggers(chunks);
+  EXPECT_DOUBLE_EQ(spill.trigger_ns[1], 2000 + 50 + 600 + 10);
+  EXPECT_DOUBLE_EQ(spill.stall_ns, 0);
+  ChunkTriggers stall =
+      CounterUnit::create(timed(1, FullTablePolicy::kStall))->chunk_triggers(chunks);
+  // Writers wait until the first trigger (1060): everything shifts by 560.
+  EXPECT_DOUBLE_EQ(stall.stall_ns, 560);
+  EXPECT_DOUBLE_EQ(stall.trigger_ns[1], 2560 + 50 + 10);
+}
+
 TEST(CounterUnit, Validation) {
   EXPECT_FALSE(CounterUnit::create(config())->add_region(10, 10, 64).ok());
   CounterUnitConfig c = config();

@@ -24,6 +24,8 @@ const Param<D> kDmaParams[] = {
      &D::completion_signal_ns},
     {"source_read_bw", Unit::kBandwidthBytesPerS, "local read rate of the agent (0 = unlimited)",
      &D::source_read_bw_bytes_per_s},
+    {"fan_out", Unit::kNone, "one descriptor writes every destination (false: one per destination)",
+     &D::fan_out},
 };
 
 using E = CopyEngineConfig;
@@ -51,6 +53,20 @@ Rate link_rate(const LinkModel& link, const WireBytes& wire, int64_t links) {
   if (packet_rate > 0) {
     double by_rate = wire.payload_bytes / wire.packets * packet_rate * n;
     if (by_rate < r.bytes_per_s) r = {by_rate, DmaBound::kPacketRate};
+  }
+  return r;
+}
+
+// copy_engine_rate: the links' rate, capped by the engine's outstanding
+// full-size packets per round trip.
+Rate copy_engine_rate(const CopyEngineConfig& config, const LinkModel& link, const WireBytes& wire,
+                      int64_t links) {
+  Rate r = link_rate(link, wire, links);
+  const double round_trip_ns = 2 * link.one_way_latency_ns();
+  if (round_trip_ns > 0) {
+    const double outstanding = static_cast<double>(config.outstanding_packets) *
+                               link.format().max_payload_bytes / round_trip_ns * 1e9;
+    if (outstanding < r.bytes_per_s) r = {outstanding, DmaBound::kOutstanding};
   }
   return r;
 }
@@ -102,22 +118,31 @@ Result<DmaAgent> DmaAgent::create(const DmaAgentConfig& config) {
   return DmaAgent(config);
 }
 
-double DmaAgent::packet_payload_bytes(const LinkModel& link) const {
-  double max = link.format().max_payload_bytes;
+double DmaAgent::packet_payload_bytes(double link_max_payload_bytes) const {
+  const double max = link_max_payload_bytes;
   return config_.packet_bytes > 0 ? std::min(config_.packet_bytes, max) : max;
 }
 
-double DmaAgent::outstanding_bound_bytes_per_s(const LinkModel& link) const {
-  double round_trip_ns = 2 * link.one_way_latency_ns();
+double DmaAgent::start_ns(bool prefetched) const {
+  return (prefetched ? 0 : config_.descriptor_fetch_ns) + config_.initiation_ns;
+}
+
+double DmaAgent::channel_window_bytes_per_s(double bytes_per_packet, double round_trip_ns) const {
   if (round_trip_ns <= 0) return INFINITY;
-  return static_cast<double>(config_.channels * config_.outstanding_packets) *
-         packet_payload_bytes(link) / round_trip_ns * 1e9;
+  return static_cast<double>(config_.outstanding_packets) * bytes_per_packet / round_trip_ns * 1e9;
+}
+
+double DmaAgent::outstanding_bound_bytes_per_s(const DestinationPath& path) const {
+  return static_cast<double>(config_.channels) *
+         channel_window_bytes_per_s(packet_payload_bytes(*path.link),
+                                    2 * path.one_way_latency_ns());
 }
 
 DmaTiming DmaAgent::transfer(const Descriptor& d, const DestinationPath& path) const {
   DmaTiming t;
   const LinkModel& link = *path.link;
-  t.start_ns = (d.prefetched ? 0 : config_.descriptor_fetch_ns) + config_.initiation_ns;
+  // Without fan-out one channel initiates a descriptor per destination, one after another.
+  t.start_ns = static_cast<double>(descriptors(d.destinations)) * start_ns(d.prefetched);
   double payload = d.total_bytes();
   if (payload <= 0 || d.rows < 1 || d.destinations < 1) {
     t.completion_ns = t.start_ns + config_.completion_signal_ns;
@@ -139,14 +164,14 @@ DmaTiming DmaAgent::transfer(const Descriptor& d, const DestinationPath& path) c
   Rate r = link_rate(link, t.wire, path.links);
   if (path.shared) r.bytes_per_s /= fanout;
   // Outstanding packets are shared by every destination in flight.
-  double outstanding = outstanding_bound_bytes_per_s(link) / fanout;
+  double outstanding = outstanding_bound_bytes_per_s(path) / fanout;
   if (outstanding < r.bytes_per_s) r = {outstanding, DmaBound::kOutstanding};
   // The source is read once and fanned out to all destinations.
   if (config_.source_read_bw_bytes_per_s > 0 && config_.source_read_bw_bytes_per_s < r.bytes_per_s)
     r = {config_.source_read_bw_bytes_per_s, DmaBound::kSourceRead};
   t.throughput_bytes_per_s = r.bytes_per_s;
   t.bound = r.bound;
-  t.data_ns = payload / r.bytes_per_s * 1e9 + link.one_way_latency_ns();
+  t.data_ns = payload / r.bytes_per_s * 1e9 + path.one_way_latency_ns();
   t.completion_ns = t.start_ns + t.data_ns + config_.completion_signal_ns;
   return t;
 }
@@ -157,21 +182,20 @@ Result<CopyEngine> CopyEngine::create(const CopyEngineConfig& config) {
   return CopyEngine(config);
 }
 
+double CopyEngine::throughput_bytes_per_s(const LinkModel& link, int64_t links) const {
+  return copy_engine_rate(config_, link, link.write(link.format().max_payload_bytes), links)
+      .bytes_per_s;
+}
+
 DmaTiming CopyEngine::copy(double bytes, const LinkModel& link, int64_t links) const {
   DmaTiming t;
-  t.start_ns = config_.host_initiation_ns + config_.engine_start_ns;
+  t.start_ns = issue_ns();
   if (bytes <= 0) {
     t.completion_ns = t.start_ns + config_.completion_ns;
     return t;
   }
   t.wire = link.write(bytes);
-  Rate r = link_rate(link, t.wire, links);
-  double round_trip_ns = 2 * link.one_way_latency_ns();
-  if (round_trip_ns > 0) {
-    double outstanding = static_cast<double>(config_.outstanding_packets) *
-                         link.format().max_payload_bytes / round_trip_ns * 1e9;
-    if (outstanding < r.bytes_per_s) r = {outstanding, DmaBound::kOutstanding};
-  }
+  const Rate r = copy_engine_rate(config_, link, t.wire, links);
   t.throughput_bytes_per_s = r.bytes_per_s;
   t.bound = r.bound;
   t.data_ns = bytes / r.bytes_per_s * 1e9 + link.one_way_latency_ns();

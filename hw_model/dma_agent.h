@@ -5,6 +5,7 @@
 // (cudaMemcpyAsync), for comparison. Equations: docs/hw_model.md §4.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -24,6 +25,7 @@ struct DmaAgentConfig {
   double initiation_ns = 100;             ///< descriptor -> first packet on the link.
   double completion_signal_ns = 200;      ///< last ack -> completion flag/notification written.
   double source_read_bw_bytes_per_s = 0;  ///< local memory read rate of the agent; 0 = unlimited.
+  bool fan_out = true;  ///< one descriptor writes every destination (else one per destination).
 
   Status validate() const;
   static std::span<const Param<DmaAgentConfig>> params();
@@ -48,6 +50,9 @@ struct DestinationPath {
   int64_t links = 1;                ///< parallel links to each destination.
   bool shared = false;              ///< all destinations share these links (PCIe tree, one
                                     ///< uplink): fan-out serializes instead of running in parallel.
+  double switch_latency_ns = 0;     ///< one-way latency of the switches crossed (NVSwitch, PCIe).
+
+  double one_way_latency_ns() const { return link->one_way_latency_ns() + switch_latency_ns; }
 };
 
 enum class DmaBound { kLink, kOutstanding, kPacketRate, kSourceRead };
@@ -69,11 +74,32 @@ class DmaAgent {
   const DmaAgentConfig& config() const { return config_; }
 
   // packet_payload_bytes: config packet_bytes or, if 0, the link's max payload.
-  double packet_payload_bytes(const LinkModel& link) const;
+  double packet_payload_bytes(double link_max_payload_bytes) const;
+  double packet_payload_bytes(const LinkModel& link) const {
+    return packet_payload_bytes(link.format().max_payload_bytes);
+  }
 
-  // outstanding_bound_bytes_per_s: Little's law, channels × outstanding ×
-  // packet / round trip (2 × one-way latency of the path).
-  double outstanding_bound_bytes_per_s(const LinkModel& link) const;
+  // start_ns: trigger -> first packet of one descriptor: descriptor fetch
+  // (0 when descriptors are prefetched on chip) + initiation.
+  double start_ns(bool prefetched) const;
+  // descriptor_start_ns: start_ns for the configured prefetching
+  // (prefetched_descriptors > 0: descriptors are fetched ahead of their trigger).
+  double descriptor_start_ns() const { return start_ns(config_.prefetched_descriptors > 0); }
+
+  // descriptors: descriptors one chunk needs for `destinations` peers: 1 with
+  // fan-out, else one per destination (initiated one after another).
+  int64_t descriptors(int64_t destinations) const {
+    return config_.fan_out ? 1 : std::max<int64_t>(1, destinations);
+  }
+
+  // channel_window_bytes_per_s: Little's law for one channel: outstanding
+  // packets × bytes per packet / round trip of the path (to the destination
+  // and back: 2 × link and switch latency). `bytes_per_packet` is payload for
+  // a payload rate, wire bytes for a wire rate. Infinite for round_trip_ns <= 0.
+  double channel_window_bytes_per_s(double bytes_per_packet, double round_trip_ns) const;
+
+  // outstanding_bound_bytes_per_s: all channels' payload windows over `path`.
+  double outstanding_bound_bytes_per_s(const DestinationPath& path) const;
 
   // transfer: timing of `descriptor` over `path`. All destinations receive
   // every byte; with shared links the per-destination rate is divided by the
@@ -102,9 +128,17 @@ class CopyEngine {
   static Result<CopyEngine> create(const CopyEngineConfig& config);
   const CopyEngineConfig& config() const { return config_; }
 
+  // issue_ns: host initiation + engine start of one copy.
+  double issue_ns() const { return config_.host_initiation_ns + config_.engine_start_ns; }
+
+  // throughput_bytes_per_s: steady payload rate of one copy over `link` ×
+  // `links` (full-size contiguous packets): the links' rate, capped by the
+  // engine's outstanding packets per round trip.
+  double throughput_bytes_per_s(const LinkModel& link, int64_t links = 1) const;
+
   // copy: one host-issued copy of `bytes` to one destination over `link` ×
   // `links` (full-size contiguous packets); same DmaTiming fields, with
-  // start_ns = host initiation + engine start.
+  // start_ns = issue_ns().
   DmaTiming copy(double bytes, const LinkModel& link, int64_t links = 1) const;
 
  private:

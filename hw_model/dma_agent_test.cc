@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace xferlab::hw_model {
 namespace {
 
@@ -36,12 +38,51 @@ TEST(DmaAgent, OutstandingPacketsBoundOverManyLinks) {
   c.outstanding_packets = 8;
   DmaAgent agent = *DmaAgent::create(c);
   double little = 8 * 256 / 1400e-9;  // packets x bytes / round trip
-  EXPECT_NEAR(agent.outstanding_bound_bytes_per_s(link), little, 1e-3);
+  EXPECT_NEAR(agent.outstanding_bound_bytes_per_s({&link, 1, false}), little, 1e-3);
   Descriptor d;
   d.row_bytes = 1 << 20;
   DmaTiming t = agent.transfer(d, {&link, 6, false});
   EXPECT_EQ(t.bound, DmaBound::kOutstanding);
   EXPECT_NEAR(t.throughput_bytes_per_s, little, 1e-3);
+}
+
+// The window's round trip is the path's: switches crossed count both ways
+// (NVSwitch: link + switch + link), and the same equation gives a wire rate
+// when given wire bytes per packet (the simulator's lanes carry wire bytes).
+TEST(DmaAgent, WindowRoundTripIsThePathsAndUnitsFollowTheBytes) {
+  LinkModel link = nvlink2();
+  DmaAgentConfig c;
+  c.channels = 2;
+  c.outstanding_packets = 8;
+  DmaAgent agent = *DmaAgent::create(c);
+  DestinationPath via_switch{&link, 1, false, 300};
+  EXPECT_DOUBLE_EQ(via_switch.one_way_latency_ns(), 1000);
+  EXPECT_NEAR(agent.outstanding_bound_bytes_per_s(via_switch), 2 * 8 * 256 / 2000e-9, 1e-3);
+  EXPECT_NEAR(agent.channel_window_bytes_per_s(272, 2000), 8 * 272 / 2000e-9, 1e-3);
+  EXPECT_EQ(agent.channel_window_bytes_per_s(272, 0), INFINITY);
+  Descriptor d;
+  d.row_bytes = 1 << 20;
+  EXPECT_NEAR(agent.transfer(d, via_switch).data_ns,
+              (1 << 20) / (2 * 8 * 256 / 2000e-9) * 1e9 + 1000, 1e-6);
+}
+
+TEST(DmaAgent, WithoutFanOutEachDestinationNeedsADescriptor) {
+  LinkModel link = nvlink2();
+  DmaAgentConfig c;
+  c.fan_out = false;
+  c.prefetched_descriptors = 0;
+  DmaAgent agent = *DmaAgent::create(c);
+  EXPECT_EQ(agent.descriptors(3), 3);
+  EXPECT_DOUBLE_EQ(agent.descriptor_start_ns(), 600);  // not prefetched: fetch + initiation
+  Descriptor d;
+  d.row_bytes = 4096;
+  d.destinations = 3;
+  EXPECT_DOUBLE_EQ(agent.transfer(d, {&link, 1, false}).start_ns, 3 * 100);
+  c.fan_out = true;
+  EXPECT_EQ(DmaAgent::create(c)->descriptors(3), 1);
+  EXPECT_EQ(agent.packet_payload_bytes(256), 256);
+  c.packet_bytes = 64;
+  EXPECT_EQ(DmaAgent::create(c)->packet_payload_bytes(256), 64);
 }
 
 TEST(DmaAgent, FanOutSharedLinksDivideTheRate) {
@@ -90,6 +131,14 @@ TEST(CopyEngine, HostInitiationDominatesSmallCopies) {
   DmaTiming host = ce.copy(4096, link);
   DmaTiming dma = agent.transfer(d, {&link, 1, false});
   EXPECT_DOUBLE_EQ(host.start_ns, 6000);
+  EXPECT_DOUBLE_EQ(ce.issue_ns(), 6000);
+  // Steady rate: 128 outstanding x 256 B per 1.4 us round trip (23.4 GB/s)
+  // just below one link's 23.5 GB/s of payload; 4 links do not help.
+  EXPECT_NEAR(ce.throughput_bytes_per_s(link), 128 * 256 / 1400e-9, 1e-3);
+  EXPECT_NEAR(ce.throughput_bytes_per_s(link, 4), 128 * 256 / 1400e-9, 1e-3);
+  CopyEngineConfig narrow;
+  narrow.outstanding_packets = 2;
+  EXPECT_NEAR(CopyEngine::create(narrow)->throughput_bytes_per_s(link, 4), 2 * 256 / 1400e-9, 1e-3);
   EXPECT_GT(host.completion_ns, 5 * dma.completion_ns);
   CopyEngineConfig bad;
   bad.engines = 0;

@@ -24,7 +24,6 @@ const Param<S> kSoftwareParams[] = {
      &S::copy_packet_bytes},
     {"counter_update", Unit::kTimeNs, "per-CTA atomic decrement of a chunk counter",
      &S::counter_update_ns},
-    {"cdp_launch", Unit::kTimeNs, "last CTA's device launch -> child copying", &S::cdp_launch_ns},
     {"cdp_max_pending", Unit::kNone, "pending child launches before launches stall",
      &S::cdp_max_pending},
     {"memcpy_initiation", Unit::kTimeNs, "host cudaMemcpy call + driver per copy",
@@ -55,7 +54,6 @@ Status SoftwareConfig::validate() const {
   if (transfer_threads < 1) return make_error("key 'transfer_threads': must be >= 1");
   if (!(copy_packet_bytes > 0)) return make_error("key 'copy_packet_size': must be > 0");
   if (!(counter_update_ns >= 0)) return make_error("key 'counter_update': must be >= 0");
-  if (!(cdp_launch_ns >= 0)) return make_error("key 'cdp_launch': must be >= 0");
   if (cdp_max_pending < 1) return make_error("key 'cdp_max_pending': must be >= 1");
   if (!(memcpy_initiation_ns >= 0)) return make_error("key 'memcpy_initiation': must be >= 0");
   if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
@@ -72,10 +70,13 @@ Result<Mechanism> parse_mechanism(std::string_view text) {
   return parse_enum(kMechanismNames, text, "mechanism");
 }
 
-Result<SoftwareMechanisms> SoftwareMechanisms::create(const SoftwareConfig& config) {
+Result<SoftwareMechanisms> SoftwareMechanisms::create(const SoftwareConfig& config,
+                                                      const NotificationConfig& notification) {
   Status status = config.validate();
   if (!status.ok()) return status.error();
-  return SoftwareMechanisms(config);
+  Result<NotificationModel> n = NotificationModel::create(notification);
+  if (!n.ok()) return n.error();
+  return SoftwareMechanisms(config, n->cost(NotificationPath::kCdpLaunch).latency_ns);
 }
 
 double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const {
@@ -108,7 +109,7 @@ ChunkCost SoftwareMechanisms::chunk(Mechanism mechanism, double chunk_bytes, con
     case Mechanism::kPolling:
       c.detect_ns = config_.counter_update_ns + config_.poll_period_ns / 2;
       break;
-    case Mechanism::kCdp: c.detect_ns = config_.counter_update_ns + config_.cdp_launch_ns; break;
+    case Mechanism::kCdp: c.detect_ns = config_.counter_update_ns + cdp_launch_ns_; break;
     case Mechanism::kInline: c.detect_ns = 0; break;
     case Mechanism::kMemcpy:
       c.detect_ns = config_.memcpy_initiation_ns;

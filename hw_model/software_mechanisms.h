@@ -12,6 +12,7 @@
 
 #include "common/result.h"
 #include "hw_model/link_model.h"
+#include "hw_model/notification.h"
 #include "hw_model/param_table.h"
 #include "hw_model/write_coalescer.h"
 
@@ -29,7 +30,6 @@ struct SoftwareConfig {
   double copy_packet_bytes = 128;                 ///< payload per link packet of SM copy stores
                                                   ///< (a warp's contiguous store fills one line).
   double counter_update_ns = 300;                 ///< per-CTA atomic decrement of a chunk counter.
-  double cdp_launch_ns = 8000;                    ///< last CTA's device launch -> child copying.
   int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
   double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
   double store_bytes_per_thread = 4;  ///< inline: bytes per store instruction per thread.
@@ -60,7 +60,10 @@ struct ChunkCost {
 
 class SoftwareMechanisms {
  public:
-  static Result<SoftwareMechanisms> create(const SoftwareConfig& config);
+  // create: `notification` gives the CDP child launch latency
+  // (NotificationModel, kCdpLaunch).
+  static Result<SoftwareMechanisms> create(const SoftwareConfig& config,
+                                           const NotificationConfig& notification = {});
   const SoftwareConfig& config() const { return config_; }
 
   // compute_slowdown: fraction of the GPU's warp slots the mechanism keeps from
@@ -83,8 +86,10 @@ class SoftwareMechanisms {
                         const WarpStore& store, double instructions) const;
 
  private:
-  explicit SoftwareMechanisms(const SoftwareConfig& config) : config_(config) {}
+  SoftwareMechanisms(const SoftwareConfig& config, double cdp_launch_ns)
+      : config_(config), cdp_launch_ns_(cdp_launch_ns) {}
   SoftwareConfig config_;
+  double cdp_launch_ns_;
 };
 
 }  // namespace xferlab::hw_model

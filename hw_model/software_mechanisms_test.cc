@@ -32,7 +32,13 @@ TEST(SoftwareMechanisms, ChunkCosts) {
   EXPECT_NEAR(poll.throughput_bytes_per_s, 25e9 * 128 / 144, 1);
   EXPECT_DOUBLE_EQ(poll.wire.packets, chunk / 128);
   ChunkCost cdp = s.chunk(Mechanism::kCdp, chunk, link, 1);
-  EXPECT_DOUBLE_EQ(cdp.detect_ns, 300 + 8000);
+  EXPECT_DOUBLE_EQ(cdp.detect_ns, 300 + NotificationConfig{}.cdp_launch_ns);
+  NotificationConfig late;
+  late.cdp_launch_ns = 9000;
+  EXPECT_DOUBLE_EQ(SoftwareMechanisms::create(SoftwareConfig{}, late)
+                       ->chunk(Mechanism::kCdp, chunk, link, 1)
+                       .detect_ns,
+                   300 + 9000);
   ChunkCost memcpy = s.chunk(Mechanism::kMemcpy, chunk, link, 1);
   EXPECT_DOUBLE_EQ(memcpy.detect_ns, 8000);
   EXPECT_GT(memcpy.throughput_bytes_per_s, poll.throughput_bytes_per_s);  // 256-B packets

@@ -1,8 +1,14 @@
-// sim/machine.cc — Machine validation and the small derived quantities the
-// engine needs (path latency, packet-rate caps).
+// sim/machine.cc — Machine from a hw_model::Platform, its validation and the
+// small derived quantities the engine needs (path latency).
 #include "sim/machine.h"
 
 #include <cmath>
+#include <memory>
+
+#include "hw_model/link_model.h"
+#include "hw_model/notification.h"
+#include "hw_model/software_mechanisms.h"
+#include "hw_model/write_coalescer.h"
 
 namespace xferlab::sim {
 
@@ -45,20 +51,23 @@ Status check_link(const LinkSpec& link, const char* what) {
 
 }  // namespace
 
+// The hw_model parameters these come from are validated where they are
+// declared; this catches derived or hand-set values that would break the
+// engine (a negative time, an SM share of 1).
 Status MechanismCosts::validate() const {
   if (polling_sm_share < 0 || polling_sm_share >= 1) {
     return make_error("machine: polling SM share must be in [0, 1)");
   }
-  if (dma_channels < 1) return make_error("machine: DMA channels must be >= 1");
-  if (counter_capacity < 0 || dma_outstanding_packets < 0) {
-    return make_error("machine: counter capacity and outstanding packets must be >= 0");
-  }
-  for (double v :
-       {memcpy_issue_ns, copy_engine_bw_bytes_per_s, inline_store_bytes, agent_packet_bytes,
-        polling_period_ns, polling_copy_bw_bytes_per_s, polling_detect_ns, cdp_launch_ns,
-        cdp_copy_bw_bytes_per_s, counter_update_service_ns, counter_update_latency_ns,
-        counter_trigger_ns, counter_spill_ns, dma_descriptor_fetch_ns, dma_initiation_ns}) {
+  for (double v : {memcpy_issue_ns, copy_engine_bw_bytes_per_s, inline_store_bytes,
+                   agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s,
+                   cdp_launch_ns, cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
+  }
+  if (Status s = counter_unit.validate(); !s.ok()) {
+    return make_error("machine: counter_unit " + s.error().message);
+  }
+  if (Status s = dma_agent.validate(); !s.ok()) {
+    return make_error("machine: dma_agent " + s.error().message);
   }
   return Status::Ok();
 }
@@ -87,4 +96,121 @@ double Machine::path_latency_ns(uint32_t src, uint32_t dst) const {
   }
   return 0;
 }
+namespace hw = hw_model;
+
+namespace {
+
+// link_spec: a bundle of `links` links of `format`; packetization by
+// LinkModel (bulk: contiguous full-size writes; stores: a warp's contiguous
+// stores through the write coalescer).
+Result<LinkSpec> link_spec(const hw::LinkFormat& format, int64_t links,
+                           const hw::CoalescingConfig& coalescing) {
+  Result<hw::LinkModel> model = hw::LinkModel::create(format);
+  if (!model.ok()) return model.error();
+  Result<hw::WriteCoalescer> coalescer = hw::WriteCoalescer::create(coalescing);
+  if (!coalescer.ok()) return coalescer.error();
+  auto lm = std::make_shared<hw::LinkModel>(*model);
+  auto wc = std::make_shared<hw::WriteCoalescer>(*coalescer);
+  LinkSpec s;
+  s.kind = format.name;
+  s.bw_bytes_per_s = lm->raw_bandwidth_bytes_per_s() * static_cast<double>(links);
+  s.latency_ns = format.latency_ns;
+  s.max_packets_per_s = format.max_packets_per_s * static_cast<double>(links);
+  s.max_payload_bytes = format.max_payload_bytes;
+  s.bulk = [lm](double payload) {
+    hw::WireBytes w = lm->writes(1, payload, hw::Pattern::kContiguous);
+    return WireCost{w.data_bytes, w.packets};
+  };
+  const double warp = static_cast<double>(coalescing.warp_threads);
+  s.stores = [lm, wc, warp](double count, double store_bytes) {
+    hw::WarpStore store{static_cast<int64_t>(warp), store_bytes, store_bytes};
+    hw::WireBytes w = wc->wire(*lm, store, count / warp);
+    return WireCost{w.data_bytes, w.packets};
+  };
+  return s;
+}
+
+}  // namespace
+
+Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) {
+  XF_RETURN_IF_ERROR(p.validate());
+  Machine m;
+  m.name = p.name;
+  m.num_gpus = num_gpus > 0 ? num_gpus : static_cast<uint32_t>(p.gpu.count);
+  const hw::TopologyConfig& t = p.topology;
+  int64_t links = t.links_per_gpu;
+  switch (t.kind) {
+    case hw::TopologyKind::kDirectPair:
+    case hw::TopologyKind::kNvlinkMesh:
+      m.topology = Topology::kDirect;
+      links = t.links_per_gpu_pair;
+      break;
+    case hw::TopologyKind::kNvswitch: m.topology = Topology::kSwitch; break;
+    case hw::TopologyKind::kPcieTree:
+      m.topology = Topology::kPcieTree;
+      m.gpus_per_pcie_switch = t.gpus_per_group > 0 ? static_cast<uint32_t>(t.gpus_per_group) : 2;
+      break;
+  }
+  Result<LinkSpec> gpu_link = link_spec(p.gpu_link, links, p.coalescing);
+  if (!gpu_link.ok()) return gpu_link.error();
+  m.gpu_link = *gpu_link;
+  m.switch_latency_ns = static_cast<double>(p.gpu_link.switch_hops) * p.gpu_link.switch_latency_ns;
+  if (m.topology == Topology::kPcieTree) {
+    Result<LinkSpec> up = link_spec(p.host_link, t.host_links_per_gpu, p.coalescing);
+    if (!up.ok()) return up.error();
+    m.uplink = *up;
+  }
+
+  MechanismCosts& c = m.costs;
+  // Copy engines: the GPU's engines together, each capped by its
+  // outstanding-packet window (CopyEngine).
+  Result<hw::LinkModel> lm = hw::LinkModel::create(p.gpu_link);
+  if (!lm.ok()) return lm.error();
+  Result<hw::CopyEngine> engine = hw::CopyEngine::create(p.copy_engine);
+  if (!engine.ok()) return engine.error();
+  c.memcpy_issue_ns = engine->issue_ns();
+  c.copy_engine_bw_bytes_per_s =
+      engine->throughput_bytes_per_s(*lm, links) * static_cast<double>(p.copy_engine.engines);
+  // Software agents (SoftwareMechanisms; the CDP launch from NotificationModel).
+  Result<hw::SoftwareMechanisms> sw = hw::SoftwareMechanisms::create(p.software, p.notification);
+  if (!sw.ok()) return sw.error();
+  Result<hw::NotificationModel> notify = hw::NotificationModel::create(p.notification);
+  if (!notify.ok()) return notify.error();
+  const hw::GpuShape shape{p.gpu.sm_count, p.gpu.max_warps_per_sm};
+  c.agent_packet_bytes = p.software.copy_packet_bytes;
+  c.polling_sm_share = sw->compute_slowdown(hw::Mechanism::kPolling, shape);
+  c.polling_period_ns = p.software.poll_period_ns;
+  c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
+  c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
+  c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
+  c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
+  // Counter unit and DMA agent: the engine runs hw_model's models.
+  c.counter_unit = p.counter_unit;
+  c.dma_agent = p.dma_agent;
+  XF_RETURN_IF_ERROR(m.validate());
+  return m;
+}
+
+Result<Machine> load_machine(const std::string& preset, const std::vector<std::string>& sets,
+                             uint32_t num_gpus) {
+  Result<hw::Platform> p = hw::load_platform(preset);
+  if (!p.ok()) return make_error(p.error().message);
+  for (const std::string& kv : sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return make_error("--set '" + kv + "': expected key=value");
+    Status s = hw::set_parameter(*p, kv.substr(0, eq), kv.substr(eq + 1));
+    if (!s.ok()) return make_error("--set " + kv + ": " + s.error().message);
+  }
+  if (num_gpus > 0) {
+    // Scale-out of a two-GPU preset: the same links, pairwise (NVLink mesh).
+    if (num_gpus > 2 && p->topology.kind == hw::TopologyKind::kDirectPair) {
+      p->topology.kind = hw::TopologyKind::kNvlinkMesh;
+    }
+    p->gpu.count = num_gpus;
+  }
+  Status v = p->validate();
+  if (!v.ok()) return make_error(preset + ": " + v.error().message);
+  return machine_from_platform(*p, num_gpus);
+}
+
 }  // namespace xferlab::sim

@@ -1,15 +1,22 @@
 // sim/machine.h — Machine: the replay engine's view of a platform: topology,
-// per-direction links with their packetization, and the cost parameters of
-// every transfer mechanism. Pure data plus small deterministic helpers; no
-// SimGrid. Built from a hw_model::Platform by sim/platform_adapter.h, or by
-// hand in tests so that every replayed time can be computed on paper.
+// per-direction links with their packetization, and what each transfer
+// mechanism costs. Built from a hw_model::Platform (the preset:
+// machine_from_platform, below) or by hand in tests so that every replayed
+// time can be computed on paper; sim/simgrid_platform.h turns it into
+// SimGrid hosts and links. No SimGrid here. Hardware whose behaviour the
+// engine simulates step by step (counter unit, DMA agent) stays a hw_model
+// config here, and the engine calls that model.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/result.h"
+#include "hw_model/counter_unit.h"
+#include "hw_model/dma_agent.h"
+#include "hw_model/platform.h"
 
 namespace xferlab::sim {
 
@@ -48,9 +55,12 @@ struct LinkSpec {
 void set_simple_packetization(LinkSpec& link, double max_payload_bytes, double header_bytes);
 
 // MechanismCosts: each mechanism's own cost (docs/sim.md has the equations).
+// Numbers are derived from the platform's hw_model models by
+// machine_from_platform; the counter unit and DMA agent are those models'
+// configs (validated by them) because the engine runs them chunk by chunk.
 struct MechanismCosts {
   // cudaMemcpy: the host issues one copy per destination after the kernel.
-  double memcpy_issue_ns = 0;             ///< host API + launch latency per copy.
+  double memcpy_issue_ns = 0;             ///< CopyEngine::issue_ns, per copy.
   double copy_engine_bw_bytes_per_s = 0;  ///< per copy cap; 0 = link-bound.
   // Inline stores.
   double inline_store_bytes = 0;  ///< link transaction size; 0 = chunk's store granularity.
@@ -62,24 +72,13 @@ struct MechanismCosts {
   double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
   double polling_period_ns = 0;            ///< agent's poll loop period.
   double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput; 0 = link-bound.
-  double polling_detect_ns = 0;            ///< ready flag visible to the agent after the counter.
   // Decoupled CDP.
   double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).
   double cdp_launch_interval_ns = 0;   ///< launches of one GPU serialize this far apart; 0 = none.
   double cdp_copy_bw_bytes_per_s = 0;  ///< one child's copy throughput; 0 = link-bound.
-  // Hardware PROACT: counter unit.
-  double counter_update_service_ns = 0;  ///< 1 / update throughput.
-  double counter_update_latency_ns = 0;  ///< update issue -> zero detected.
-  double counter_trigger_ns = 0;         ///< zero detected -> DMA agent sees it.
-  int64_t counter_capacity = 0;          ///< live counters; 0 = unlimited.
-  double counter_spill_ns = 0;           ///< extra per update when over capacity (spill policy).
-  bool counter_stall_when_full = false;  ///< true: writers stall instead of spilling.
-  // Hardware PROACT: DMA agent.
-  double dma_descriptor_fetch_ns = 0;   ///< fetch of the prepared descriptor.
-  double dma_initiation_ns = 0;         ///< descriptor -> first packet.
-  int64_t dma_channels = 1;             ///< transfers in flight at once.
-  int64_t dma_outstanding_packets = 0;  ///< per channel; caps bw at n·payload/RTT; 0 = none.
-  bool dma_fan_out = true;              ///< one descriptor writes every destination.
+  // Hardware PROACT: hw_model::CounterUnit and hw_model::DmaAgent.
+  hw_model::CounterUnitConfig counter_unit;
+  hw_model::DmaAgentConfig dma_agent;
 
   Status validate() const;
 };
@@ -100,5 +99,15 @@ struct Machine {
   // path_latency_ns: one-way latency from GPU src to GPU dst.
   double path_latency_ns(uint32_t src, uint32_t dst) const;
 };
+
+// machine_from_platform: `num_gpus` 0 keeps the preset's GPU count; another
+// value scales the same topology (NVSwitch, mesh, PCIe tree) to that count.
+Result<Machine> machine_from_platform(const hw_model::Platform& platform, uint32_t num_gpus = 0);
+
+// load_machine: load_platform(preset) + set_parameter for each "key=value"
+// in `sets` + validate + machine_from_platform. Errors name the preset or key
+// (with a did-you-mean for unknown keys); exit code 2.
+Result<Machine> load_machine(const std::string& preset, const std::vector<std::string>& sets,
+                             uint32_t num_gpus = 0);
 
 }  // namespace xferlab::sim

@@ -17,7 +17,7 @@
 #include "common/output_path.h"
 #include "common/table.h"
 #include "common/units.h"
-#include "sim/platform_adapter.h"
+#include "sim/machine.h"
 #include "sim/replay_engine.h"
 #include "sim/trace_adapter.h"
 

@@ -14,10 +14,9 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <queue>
 #include <simgrid/s4u.hpp>
 
-#include "sim/sim_platform.h"
+#include "sim/simgrid_platform.h"
 
 namespace xferlab::sim {
 
@@ -39,7 +38,7 @@ struct Run {
   const ReplayInput* input = nullptr;
   const Machine* machine = nullptr;
   ReplayOptions options;
-  SimPlatform platform;
+  SimgridPlatform platform;
   ReplayResult result;
   std::vector<std::pair<double, double>> busy;  // transfer intervals of the current iteration
   std::vector<double> egress_bytes;             // wire bytes per source GPU
@@ -173,9 +172,15 @@ double agent_packet_payload(const Machine& m) {
   return pkt > 0 && pkt < m.gpu_link.max_payload_bytes ? pkt : m.gpu_link.max_payload_bytes;
 }
 
-WireCost agent_copy(const Machine& m, double payload) {
-  const double pkt = agent_packet_payload(m);
-  if (pkt == m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
+// dma_packet_payload: the DMA agent's packets (hw_model::DmaAgent).
+double dma_packet_payload(const Machine& m) {
+  return hw_model::DmaAgent::create(m.costs.dma_agent)
+      ->packet_payload_bytes(m.gpu_link.max_payload_bytes);
+}
+
+// packets_of: `payload` cut into packets of at most `pkt` payload bytes.
+WireCost packets_of(const Machine& m, double payload, double pkt) {
+  if (pkt >= m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
   const double full = std::floor(payload / pkt);
   const WireCost one = m.gpu_link.bulk(pkt);
   WireCost w{full * one.wire_bytes, full * one.packets};
@@ -185,6 +190,10 @@ WireCost agent_copy(const Machine& m, double payload) {
     w.packets += r.packets;
   }
   return w;
+}
+
+WireCost agent_copy(const Machine& m, double payload) {
+  return packets_of(m, payload, agent_packet_payload(m));
 }
 
 double total_payload(const KernelInput& k) {
@@ -288,7 +297,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   std::deque<Flight> flights;
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
-    double seen = ch.ready_ns * dilation + c.polling_detect_ns;
+    double seen = ch.ready_ns * dilation;
     if (c.polling_period_ns > 0) seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
     run.sleep_until(kb + seen);
     const double start = now_ns();
@@ -340,72 +349,58 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   finish_all(run, flights);
 }
 
-// Counter unit: writers' updates (spread evenly over each chunk's write
-// window) through a FIFO server; a chunk triggers the DMA agent when its last
-// update completes. Capacity: live counters (first write -> trigger) beyond
-// the table either spill (extra latency per update) or stall the writers.
+// Trigger: a chunk's counter reached zero and the DMA agent saw it.
 struct Trigger {
   double time_ns;
   uint32_t chunk;
 };
 
+// counter_triggers: the kernel's chunks through hw_model::CounterUnit, in
+// trigger order; *stall_ns is the writers' wait for free counter entries.
 std::vector<Trigger> counter_triggers(const MechanismCosts& c, const KernelInput& k, double kb,
                                       double* stall_ns) {
-  std::vector<Trigger> out;
-  std::priority_queue<double, std::vector<double>, std::greater<>> live;  // release times
-  double server_free = 0, shift = 0;
-  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
-    const ChunkInput& ch = k.chunks[i];
-    double first = kb + shift + ch.first_write_ns;
-    while (!live.empty() && live.top() <= first) live.pop();
-    bool spilled = false;
-    if (c.counter_capacity > 0 && static_cast<int64_t>(live.size()) >= c.counter_capacity) {
-      if (c.counter_stall_when_full) {
-        shift += live.top() - first;  // writers wait for the oldest entry to free
-        first = live.top();
-        live.pop();
-      } else {
-        spilled = true;
-      }
-    }
-    const double ready = kb + shift + ch.ready_ns;
-    const uint32_t w = std::max<uint32_t>(ch.writers, 1);
-    double done = 0;
-    for (uint32_t u = 1; u <= w; ++u) {
-      const double arrive = first + (ready - first) * u / w;
-      done = std::max(server_free, arrive) + c.counter_update_service_ns;
-      server_free = done;
-    }
-    const double zero = done + c.counter_update_latency_ns + (spilled ? c.counter_spill_ns : 0);
-    const double trigger = zero + c.counter_trigger_ns;
-    live.push(trigger);
-    out.push_back(Trigger{trigger, i});
+  std::vector<hw_model::ChunkWrites> writes;
+  writes.reserve(k.chunks.size());
+  for (const ChunkInput& ch : k.chunks) {
+    writes.push_back({kb + ch.first_write_ns, kb + ch.ready_ns, static_cast<double>(ch.size_bytes),
+                      static_cast<int64_t>(ch.writers)});
   }
-  *stall_ns = shift;
+  // The config was validated with the machine.
+  hw_model::ChunkTriggers t = hw_model::CounterUnit::create(c.counter_unit)->chunk_triggers(writes);
+  std::vector<Trigger> out;
+  out.reserve(t.trigger_ns.size());
+  for (uint32_t i = 0; i < t.trigger_ns.size(); ++i) out.push_back(Trigger{t.trigger_ns[i], i});
+  *stall_ns = t.stall_ns;
   std::stable_sort(out.begin(), out.end(),
                    [](const Trigger& a, const Trigger& b) { return a.time_ns < b.time_ns; });
   return out;
 }
 
-// hardware: counter unit + descriptor DMA agent with dma_channels channels.
+// hardware: counter unit + descriptor DMA agent (hw_model::DmaAgent) with
+// one actor per channel; packets of DmaAgent::packet_payload_bytes.
 void run_hardware(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
+  const hw_model::DmaAgent agent = *hw_model::DmaAgent::create(c.dma_agent);  // validated
   double stall_ns = 0;
   auto triggers = std::make_shared<std::vector<Trigger>>(counter_triggers(c, k, kb, &stall_ns));
   auto next = std::make_shared<size_t>(0);
-  // Without fan-out, a chunk's copies start one descriptor apart: per destination.
-  const std::vector<Target> ds = c.dma_fan_out ? targets(run, k) : singles(dests(run, k));
+  // One descriptor per chunk writes every destination (fan-out), else one
+  // descriptor per destination, one after another.
+  const bool fan_out = agent.descriptors(2) == 1;
+  const std::vector<Target> ds = fan_out ? targets(run, k) : singles(dests(run, k));
+  const double packet = dma_packet_payload(*run.machine);
   std::vector<sg4::ActorPtr> channels;
-  for (int64_t ch = 0; ch < c.dma_channels; ++ch) {
+  for (int64_t ch = 0; ch < c.dma_agent.channels; ++ch) {
     channels.push_back(sg4::Actor::create(
         "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
-        [&run, &k, &c, ds, triggers, next, ch] {
+        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch] {
           const uint32_t lane = 100 + static_cast<uint32_t>(ch);
           const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
           const double emit_bw =
               run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
           const size_t window =
-              window_chunks(run, k, run.machine->gpu_link.bulk(max_chunk_bytes(k)).wire_bytes) *
+              window_chunks(run, k,
+                            packets_of(*run.machine, max_chunk_bytes(k), packet).wire_bytes) *
               ds.size();
           std::deque<Flight> flights;
           while (*next < triggers->size()) {
@@ -413,18 +408,17 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             run.sleep_until(t.time_ns);
             const ChunkInput& chunk = k.chunks[t.chunk];
             const double payload = static_cast<double>(chunk.size_bytes);
-            const WireCost cost = run.machine->gpu_link.bulk(payload);
-            // One descriptor per chunk with fan-out, else one per destination.
-            const size_t descriptors = c.dma_fan_out ? 1 : ds.size();
+            const WireCost cost = packets_of(*run.machine, payload, packet);
+            const size_t descriptors = fan_out ? 1 : ds.size();
             for (size_t di = 0; di < descriptors; ++di) {
               const double issue = now_ns();
-              run.sleep_until(issue + c.dma_descriptor_fetch_ns + c.dma_initiation_ns);
+              run.sleep_until(issue + agent.descriptor_start_ns());
               run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, lane, issue,
                        now_ns());
-              const size_t d_end = c.dma_fan_out ? ds.size() : di + 1;
+              const size_t d_end = fan_out ? ds.size() : di + 1;
               const double emit = now_ns();
               double copies = 0;
-              for (size_t d = c.dma_fan_out ? 0 : di; d < d_end; ++d) {
+              for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
                 flights.push_back(start_flight(run, k.gpu, static_cast<uint32_t>(ch), ds[d],
                                                t.chunk, payload, cost));
                 copies += ds[d].copies;
@@ -457,7 +451,6 @@ void run_infinite(Run& run, const KernelInput& k, double kb) {
 
 // lanes_for: the capped sources a mechanism needs (SourceLanes).
 SourceLanes lanes_for(const Machine& m, Mechanism mech) {
-  const WireCost packet = m.gpu_link.bulk(m.gpu_link.max_payload_bytes);
   const MechanismCosts& c = m.costs;
   // A payload rate `bw` sent in packets of `pkt` payload bytes, as wire bytes.
   auto payload_cap = [&](double bw, double pkt) {
@@ -480,12 +473,15 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
       return l;
     }
     case Mechanism::kHardware: {
-      // A channel keeps at most dma_outstanding_packets full packets in
-      // flight per round trip (to the farthest GPU, for a uniform cap).
-      const double rtt_ns = 2 * m.path_latency_ns(0, m.num_gpus - 1);
-      if (c.dma_outstanding_packets <= 0 || rtt_ns <= 0) return {};
-      return SourceLanes{static_cast<uint32_t>(c.dma_channels),
-                         c.dma_outstanding_packets * packet.wire_bytes / (rtt_ns / kNsPerS)};
+      // Each DMA channel is a lane capped by its outstanding-packet window
+      // (DmaAgent::channel_window_bytes_per_s, in wire bytes) over the round
+      // trip to the farthest GPU, for one uniform cap.
+      const hw_model::DmaAgent agent = *hw_model::DmaAgent::create(c.dma_agent);
+      const double pkt = dma_packet_payload(m);
+      const double cap = agent.channel_window_bytes_per_s(m.gpu_link.bulk(pkt).wire_bytes,
+                                                          2 * m.path_latency_ns(0, m.num_gpus - 1));
+      if (!std::isfinite(cap)) return {};
+      return SourceLanes{static_cast<uint32_t>(c.dma_agent.channels), cap};
     }
     case Mechanism::kInline:
     case Mechanism::kInfinite: return {};
@@ -500,6 +496,7 @@ double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech
   if (mech == Mechanism::kPolling || mech == Mechanism::kCdp) {
     return m.gpu_link.bulk(agent_packet_payload(m)).wire_bytes;
   }
+  if (mech == Mechanism::kHardware) return m.gpu_link.bulk(dma_packet_payload(m)).wire_bytes;
   if (mech != Mechanism::kInline) return m.gpu_link.bulk(m.gpu_link.max_payload_bytes).wire_bytes;
   double store = m.costs.inline_store_bytes;
   for (const IterationInput& it : in.iterations) {
@@ -583,7 +580,7 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   if (used) return make_runtime_error("replay: one SimGrid simulation per process");
   used = true;
 
-  sg4::Engine* engine = SimPlatform::create_engine();
+  sg4::Engine* engine = SimgridPlatform::create_engine();
   Run run;
   run.input = &input;
   run.machine = &machine;
@@ -593,7 +590,7 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.lanes = lanes.lanes;
   run.aggregate = options.aggregate_fan_out && machine.topology == Topology::kSwitch;
   run.platform =
-      SimPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
+      SimgridPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);
   run.result.mechanism = options.mechanism;
   run.result.chunks = input.num_chunks();

@@ -23,6 +23,14 @@ Machine test_machine(uint32_t gpus = 2, Topology topology = Topology::kDirect) {
   m.uplink.bw_bytes_per_s = 0.5e9;
   m.uplink.latency_ns = 500;
   m.costs.memcpy_issue_ns = 500;
+  // An ideal counter unit and DMA agent (tests set what they check): 1 fs
+  // updates, no latencies, one channel with no practical window.
+  m.costs.counter_unit.clock_hz = 1e15;
+  m.costs.counter_unit.update_latency_cycles = 0;
+  m.costs.counter_unit.trigger_latency_cycles = 0;
+  m.costs.dma_agent.channels = 1;
+  m.costs.dma_agent.outstanding_packets = 1 << 30;
+  m.costs.dma_agent.initiation_ns = 0;
   return m;
 }
 
@@ -132,18 +140,34 @@ TEST(ReplayEngine, PollingWaitsForNextPollTick) {
 
 TEST(ReplayEngine, HardwareCounterUnitThenDmaAgent) {
   Machine m = test_machine();
-  m.costs.counter_update_service_ns = 100;  // updates at 1000..4000 -> last done 4100
-  m.costs.counter_update_latency_ns = 50;
-  m.costs.counter_trigger_ns = 10;  // trigger 4160
-  m.costs.dma_descriptor_fetch_ns = 200;
-  m.costs.dma_initiation_ns = 300;  // first packet 4660
+  m.costs.counter_unit.clock_hz = 1e8;              // 10 ns cycles
+  m.costs.counter_unit.updates_per_cycle = 0.1;     // 100 ns service; updates at 1000..4000
+  m.costs.counter_unit.update_latency_cycles = 5;   // the last update, served at 4000, done 4050
+  m.costs.counter_unit.trigger_latency_cycles = 1;  // trigger 4060
+  m.costs.dma_agent.prefetched_descriptors = 0;
+  m.costs.dma_agent.descriptor_fetch_ns = 200;
+  m.costs.dma_agent.initiation_ns = 400;  // first packet 4660
   ReplayResult r = run(one_chunk(), m, Mechanism::kHardware);
   EXPECT_NEAR(r.end_to_end_ns, 4660 + 1000 + 4352, kTol);
 }
 
+TEST(ReplayEngine, HardwareWithoutFanOutInitiatesOneDescriptorPerDestination) {
+  Machine m = test_machine(3, Topology::kSwitch);
+  m.costs.dma_agent.initiation_ns = 300;
+  ReplayResult fan = run(one_chunk(3), m, Mechanism::kHardware);
+  m.costs.dma_agent.fan_out = false;
+  ReplayResult per_dest = run(one_chunk(3), m, Mechanism::kHardware);
+  // Ready 4000; with fan-out both copies start at 4300 and share GPU 0's
+  // port (2 x 4352 B at 1 B/ns); without, the second descriptor starts after
+  // the first copy's packets are emitted (4300 + 4352) plus another 300 ns.
+  // Path latency: 2 x 1000 (GPU - switch - GPU).
+  EXPECT_NEAR(fan.end_to_end_ns, 4300 + 2000 + 2 * 4352, kTol);
+  EXPECT_NEAR(per_dest.end_to_end_ns, 4300 + 4352 + 300 + 2000 + 4352, kTol);
+}
+
 TEST(ReplayEngine, HardwareOutstandingPacketsCapBandwidth) {
   Machine m = test_machine();
-  m.costs.dma_outstanding_packets = 2;  // 2 x 272 B per 2 us RTT = 0.272 B/ns
+  m.costs.dma_agent.outstanding_packets = 2;  // 2 x 272 B per 2 us RTT = 0.272 B/ns
   ReplayResult r = run(one_chunk(), m, Mechanism::kHardware);
   EXPECT_NEAR(r.end_to_end_ns, 4000 + 1000 + 4352 / 0.272, 1e-2);
 }
@@ -254,9 +278,9 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
   m.costs.polling_copy_bw_bytes_per_s = 2e9;
   m.costs.cdp_launch_ns = 900;
   m.costs.cdp_copy_bw_bytes_per_s = 0.4e9;
-  m.costs.dma_channels = 2;
-  m.costs.dma_outstanding_packets = 8;
-  m.costs.dma_initiation_ns = 200;
+  m.costs.dma_agent.channels = 2;
+  m.costs.dma_agent.outstanding_packets = 8;
+  m.costs.dma_agent.initiation_ns = 200;
   for (Mechanism mech :
        {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
     Result<ReplayResult> agg = simulate_isolated(in, m, ReplayOptions{mech, false, true});

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "sim/platform_adapter.h"
+#include "sim/machine.h"
 #include "sim/replay_engine.h"
 #include "traces/writer.h"
 

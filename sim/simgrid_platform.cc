@@ -1,6 +1,6 @@
-// sim/sim_platform.cc — builds a Machine as SimGrid 3.32 zones, hosts, links
+// sim/simgrid_platform.cc — builds a Machine as SimGrid 3.32 zones, hosts, links
 // and routes; sets the network model for hardware links.
-#include "sim/sim_platform.h"
+#include "sim/simgrid_platform.h"
 
 #include <algorithm>
 #include <simgrid/s4u.hpp>
@@ -12,7 +12,7 @@ namespace xferlab::sim {
 
 namespace sg4 = simgrid::s4u;
 
-sg4::Engine* SimPlatform::create_engine() {
+sg4::Engine* SimgridPlatform::create_engine() {
   // SimGrid's default LV08 model is calibrated for TCP (latency x13.01,
   // bandwidth x0.97, cross traffic). Hardware links move latency + bytes/bw
   // exactly: CM02 with unit factors and no TCP window. The window is made
@@ -49,9 +49,9 @@ using Dir = sg4::LinkInRoute::Direction;
 
 }  // namespace
 
-SimPlatform SimPlatform::build(const Machine& m, const SourceLanes& lanes,
-                               double packet_wire_bytes) {
-  SimPlatform p;
+SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lanes,
+                                       double packet_wire_bytes) {
+  SimgridPlatform p;
   auto link_bw = [&](const LinkSpec& l) {
     return l.max_packets_per_s > 0 && packet_wire_bytes > 0
                ? std::min(l.bw_bytes_per_s, l.max_packets_per_s * packet_wire_bytes)

@@ -1,4 +1,4 @@
-// sim/sim_platform.h — SimPlatform: a Machine built as a SimGrid platform.
+// sim/simgrid_platform.h — SimgridPlatform: a Machine built as a SimGrid platform.
 //
 // The only file that knows SimGrid's platform API (zones, hosts, links,
 // routes) and network-model configuration, so a SimGrid upgrade (4.x changed
@@ -25,10 +25,10 @@ struct SourceLanes {
   double cap_bytes_per_s = 0;  ///< wire bytes/s of one lane.
 };
 
-// SimPlatform: hosts for GPUs, the CPU (root complex) and switches; one
+// SimgridPlatform: hosts for GPUs, the CPU (root complex) and switches; one
 // split-duplex link per GPU bundle (and per PCIe uplink); explicit routes.
 // The links' bandwidth is min(wire bandwidth, packet rate x packet_wire_bytes).
-class SimPlatform {
+class SimgridPlatform {
  public:
   // create_engine: the process's SimGrid engine, configured for hardware
   // links (CM02 without TCP factors or cross traffic) and quiet logging.
@@ -36,8 +36,8 @@ class SimPlatform {
   static simgrid::s4u::Engine* create_engine();
 
   // build: creates the platform of `machine` (validated) in the engine.
-  static SimPlatform build(const Machine& machine, const SourceLanes& lanes,
-                           double packet_wire_bytes);
+  static SimgridPlatform build(const Machine& machine, const SourceLanes& lanes,
+                               double packet_wire_bytes);
 
   simgrid::s4u::Host* gpu(uint32_t i) const { return gpus_[i]; }
   // source: where GPU i's transfers on `lane` start (the GPU without lanes).
