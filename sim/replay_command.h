@@ -7,7 +7,9 @@
 //                  [--timeline out.json]
 //   xferlab validate [TRACES...] [--dir DIR] [--platform PRESET] [--tolerance PCT]
 //   xferlab sweep TRACE --param key=v1,v2,... [--param ...] [--mechanism M|all]
-//                 [--platform PRESET] [--jobs N] [-o out.csv] [--plot out.png]
+//                 [--platform PRESET] [--jobs N] [-o out.csv] [--plot out.png] [--shard I/N]
+// The work itself is sim/api.h (shared with the Python package); these parse
+// flags and render its tables.
 #pragma once
 
 #include "sim/command.h"
@@ -17,11 +19,5 @@ namespace xferlab::sim {
 int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err);
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err);
 int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err);
-
-// Default preset when neither --platform nor the trace's "platform" parameter names one.
-inline constexpr const char* kDefaultPreset = "h200x2_nvlink4";
-// Default directory of committed real traces for `validate` (overridden by
-// --dir or $XFERLAB_REAL_TRACES).
-inline constexpr const char* kDefaultRealTraceDir = "traces/real";
 
 }  // namespace xferlab::sim

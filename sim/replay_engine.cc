@@ -4,9 +4,6 @@
 // Equations: docs/sim.md, "Mechanisms".
 #include "sim/replay_engine.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -16,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
 
+#include "sim/isolated.h"
 #include "sim/simgrid_platform.h"
 
 namespace xferlab::sim {
@@ -655,26 +653,11 @@ ReplayResult from_json(const nlohmann::json& j) {
   return r;
 }
 
-bool write_all(int fd, const std::string& s) {
-  size_t off = 0;
-  while (off < s.size()) {
-    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
-    if (n <= 0) return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& machine,
                                        const ReplayOptions& options) {
-  int fds[2];
-  if (::pipe(fds) != 0) return make_runtime_error("replay: pipe failed");
-  const pid_t pid = ::fork();
-  if (pid < 0) return make_runtime_error("replay: fork failed");
-  if (pid == 0) {
-    ::close(fds[0]);
+  Result<IsolatedChild> child = start_isolated([&] {
     Result<ReplayResult> r = simulate(input, machine, options);
     nlohmann::json j;
     if (r.ok()) {
@@ -684,26 +667,12 @@ Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& 
     }
     // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
     std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
-    bool ok = write_all(fds[1], std::string(bytes.begin(), bytes.end()));
-    ::_exit(ok ? 0 : 1);
-  }
-  ::close(fds[1]);
-  std::string data;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (data.empty()) {
-    return make_runtime_error("replay: simulation process failed (status " +
-                              std::to_string(status) + ")");
-  }
-  nlohmann::json j = nlohmann::json::from_cbor(data, true, false);
+    return std::string(bytes.begin(), bytes.end());
+  });
+  if (!child.ok()) return make_runtime_error("replay: " + child.error().message);
+  Result<std::string> data = finish_isolated(*child, "replay: simulation");
+  if (!data.ok()) return data.error();
+  nlohmann::json j = nlohmann::json::from_cbor(*data, true, false);
   if (j.is_discarded()) return make_runtime_error("replay: corrupt result from simulation process");
   if (!j.at("ok").get<bool>()) {
     return Error{j.at("message").get<std::string>(), j.at("usage").get<bool>()};

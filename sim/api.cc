@@ -1,0 +1,475 @@
+// sim/api.cc — replay, validate and sweep (api.h); the CLI and the Python
+// package are front ends over these functions.
+#include "sim/api.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/units.h"
+#include "sim/isolated.h"
+#include "sim/machine.h"
+#include "sim/trace_adapter.h"
+
+namespace xferlab::sim {
+
+namespace {
+
+Result<std::vector<Mechanism>> parse_mechanisms(const std::string& text) {
+  if (text == "all")
+    return std::vector<Mechanism>(std::begin(kAllMechanisms), std::end(kAllMechanisms));
+  Result<Mechanism> m = parse_mechanism(text);
+  if (!m.ok()) return m.error();
+  return std::vector<Mechanism>{*m};
+}
+
+// Prepared: a trace turned into a compute-only input on a machine.
+struct Prepared {
+  ReplayInput input;
+  Machine machine;
+  std::string preset;
+};
+
+// With `measured_only`, a trace without a replayable measured mechanism is
+// returned as read, without a machine (validate skips it; benchmark traces
+// may not even fit the preset).
+Result<Prepared> prepare(const std::string& trace, std::string preset,
+                         const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
+                         bool measured_only = false) {
+  Result<ReplayInput> in = load_replay_input(trace);
+  if (!in.ok()) return in.error();
+  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset};
+  if (preset.empty()) preset = in->platform_hint.empty() ? kDefaultPreset : in->platform_hint;
+  const uint32_t n = std::max(gpus, in->num_gpus);
+  // A polling trace's agent ran with its own thread count; user --set wins.
+  std::vector<std::string> all_sets;
+  if (in->measured && in->measured->mechanism == Mechanism::kPolling && in->agent_threads) {
+    all_sets.push_back("software.transfer_threads=" + std::to_string(*in->agent_threads));
+  }
+  all_sets.insert(all_sets.end(), sets.begin(), sets.end());
+  Result<Machine> m = load_machine(preset, all_sets, n);
+  if (!m.ok()) return m.error();
+  Prepared p{separate_data_generation(*in, *m), *m, preset};
+  if (n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
+  if (chunk_bytes > 0) {
+    Result<ReplayInput> r = rechunk(p.input, chunk_bytes);
+    if (!r.ok()) return r.error();
+    p.input = std::move(*r);
+  }
+  return p;
+}
+
+double error_pct(double sim, double measured) {
+  return measured > 0 ? 100.0 * (sim - measured) / measured : NAN;
+}
+
+// compute_only_sibling: the `none` trace of the same proact configuration
+// (file name with _inline_ -> _none_), if it exists.
+std::optional<std::string> compute_only_sibling(const std::string& trace) {
+  const std::filesystem::path path(trace);
+  std::string name = path.filename().string();
+  const size_t at = name.find("_inline_");
+  if (at == std::string::npos) return std::nullopt;
+  name.replace(at, 8, "_none_");
+  const std::filesystem::path sib = path.parent_path() / name;
+  if (!std::filesystem::is_regular_file(sib)) return std::nullopt;
+  return sib.string();
+}
+
+// replay_note: which row was measured and what "measured" is, for tables.
+std::string replay_note(const ReplayInput& in, bool unscaled) {
+  if (!in.measured) return "note: the trace has no replayable measured mechanism.\n";
+  const Measured& m = *in.measured;
+  std::string s = "note: measured row = " + std::string(mechanism_name(m.mechanism)) +
+                  (m.trace_mechanism.empty() ? "" : " (trace: " + m.trace_mechanism + ")");
+  if (!unscaled) return s + "; not compared (scaled or re-chunked replay).\n";
+  s += m.host_median_ns > 0
+           ? "; measured_us = median host time of untraced runs (" + m.host_median_source +
+                 "), traced device span " + format_number(m.end_to_end_ns / 1000, 6) + " us"
+           : "; measured_us = traced device span (no results CSV found)";
+  s += ".\n";
+  if (m.mechanism == Mechanism::kInfinite) {
+    s += "note: a compute-only trace ('" + m.trace_mechanism +
+         "'): its row checks the data-generation timeline, not a transfer model.\n";
+  }
+  s += "note: hardware = projected counter unit + DMA agent (not measurable today); "
+       "other rows without measured_us are projections of the same data generation.\n";
+  return s;
+}
+
+Table replay_table() {
+  return Table({{"trace"},
+                {"platform"},
+                {"gpus"},
+                {"mechanism"},
+                {"sim_time_us", 6},
+                {"exposed_us", 5},
+                {"overlap", 3},
+                {"link_util", 3},
+                {"wire_bytes", 6},
+                {"measured_us", 6},
+                {"error_pct", 3}});
+}
+
+}  // namespace
+
+Result<uint32_t> parse_count(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < 1 || v > 64) {
+    return make_error(flag + " '" + text + "': expected an integer 1..64");
+  }
+  return static_cast<uint32_t>(v);
+}
+
+// ---- replay -----------------------------------------------------------------
+
+Result<ReplayOutput> replay(const ReplayRequest& req) {
+  Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
+  if (!mechs.ok()) return mechs.error();
+  Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes);
+  if (!p.ok()) return p.error();
+  const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
+  ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}};
+  const std::optional<Measured>& measured = p->input.measured;
+  for (Mechanism m : *mechs) {
+    Result<ReplayResult> r = simulate_isolated(
+        p->input, p->machine, ReplayOptions{m, req.record_timeline, req.aggregate_fan_out});
+    if (!r.ok()) return r.error();
+    const bool has_measured = measured && measured->mechanism == m &&
+                              p->input.num_gpus == p->machine.num_gpus && unscaled;
+    out.table.add_row({p->input.name, p->preset, static_cast<int64_t>(p->machine.num_gpus),
+                       std::string(mechanism_name(m)), r->end_to_end_ns / 1000,
+                       r->exposed_ns / 1000, r->overlap, r->link_utilization, r->wire_bytes,
+                       has_measured ? measured->reference_ns() / 1000 : NAN,
+                       has_measured ? error_pct(r->end_to_end_ns, measured->reference_ns()) : NAN});
+    out.results.push_back(std::move(*r));
+  }
+  return out;
+}
+
+void write_timeline(std::ostream& os, const std::vector<ReplayResult>& results) {
+  os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  bool first = true;
+  auto sep = [&] {
+    if (!first) os << ",\n";
+    first = false;
+  };
+  for (size_t r = 0; r < results.size(); ++r) {
+    std::map<uint32_t, bool> gpus;
+    for (const Span& s : results[r].timeline) {
+      const uint32_t pid = static_cast<uint32_t>(r) * 1000 + s.gpu;
+      if (!gpus[s.gpu]) {
+        gpus[s.gpu] = true;
+        sep();
+        os << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << pid << ",\"args\":{\"name\":\""
+           << mechanism_name(results[r].mechanism) << " gpu" << s.gpu << "\"}}";
+      }
+      sep();
+      os << "{\"name\":\"" << json_escape(s.name) << "\",\"cat\":\"" << s.category
+         << "\",\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << s.lane
+         << ",\"ts\":" << format_number(s.start_ns / 1000, 12)
+         << ",\"dur\":" << format_number(s.duration_ns / 1000, 12) << "}";
+    }
+  }
+  os << "\n]}\n";
+}
+
+// ---- validate ---------------------------------------------------------------
+
+Result<ValidateOutput> validate(const ValidateRequest& req) {
+  // Traces found in directories may be other programs' traces (halo
+  // exchange, link benchmarks): those are skipped and counted; a trace named
+  // explicitly must be replayable.
+  std::vector<std::string> traces;
+  std::vector<bool> named;
+  for (const std::string& t : req.paths) {
+    if (std::filesystem::is_directory(t)) {
+      for (std::string& f : find_traces(t)) traces.push_back(std::move(f)), named.push_back(false);
+    } else {
+      traces.push_back(t), named.push_back(true);
+    }
+  }
+  if (traces.empty() && !req.paths.empty()) {
+    return make_error("validate: no trace files (*.xft, *.xftrace, *.zst) in " + req.paths[0]);
+  }
+  if (traces.empty()) {
+    const char* env = std::getenv("XFERLAB_REAL_TRACES");
+    const std::string dir = !req.dir.empty() ? req.dir : env ? env : kDefaultRealTraceDir;
+    traces = find_traces(dir);
+    named.assign(traces.size(), false);
+    if (traces.empty()) {
+      return make_error("validate: no real traces (*.xft, *.xftrace, *.zst) found in " + dir +
+                        "; pass TRACES or --dir");
+    }
+  }
+  ValidateOutput out{Table({{"trace"},
+                            {"platform"},
+                            {"mechanism"},
+                            {"kind"},
+                            {"measured_us", 6},
+                            {"measured_source"},
+                            {"traced_span_us", 6},
+                            {"sim_us", 6},
+                            {"error_pct", 3},
+                            {"within_tolerance"},
+                            {"data_from"},
+                            {"file"}}),
+                     {},
+                     {},
+                     {},
+                     0};
+  std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
+  for (size_t ti = 0; ti < traces.size(); ++ti) {
+    if (req.progress && ti > 0) req.progress(ti, traces.size());
+    const std::string& t = traces[ti];
+    Result<Prepared> p = prepare(t, req.platform, req.sets, 0, 0, true);
+    if (!p.ok() && (named[ti] || !p.error().message.ends_with(kNoProducerKernels))) {
+      return p.error();
+    }
+    if (!p.ok() || !p->input.measured) {
+      // Not a producer/transfer trace (halo exchange, benchmarks), or a
+      // mechanism the engine does not model (proact's "um").
+      const std::string why =
+          !p.ok() ? "no producer kernels (not a proact trace)" : "no replayable measured mechanism";
+      if (named[ti]) {
+        out.skipped.push_back("skipped " + t + ": " + why);
+      } else {
+        auto& [n, example] = skipped[why];
+        if (n++ == 0) example = t;
+      }
+      continue;
+    }
+    if (p->input.measured->traced_after_gap && !named[ti] && !req.all_captures) {
+      auto& [n, example] = skipped
+          ["agent run traced after a host gap, not a sample of the untraced median "
+           "(--captures all includes it)"];
+      if (n++ == 0) example = t;
+      continue;
+    }
+    const Mechanism m = p->input.measured->mechanism;
+    // Inline traces carry their own link stalls in the kernel timeline (and
+    // their tracing slows the stores); replay the compute-only sibling's data
+    // generation instead, when one of the same configuration is committed.
+    std::string data_from = "self";
+    if (m == Mechanism::kInline) {
+      if (std::optional<std::string> sib = compute_only_sibling(t)) {
+        Result<Prepared> q = prepare(*sib, req.platform, req.sets, 0, 0);
+        if (q.ok() && q->input.measured && !q->input.measured->truncated &&
+            !p->input.measured->truncated) {
+          q->input.measured = p->input.measured;
+          q->input.name = p->input.name;
+          p = std::move(q);
+          data_from = std::filesystem::path(*sib).filename().string();
+        }
+      }
+    }
+    Result<ReplayResult> r = simulate_isolated(p->input, p->machine, ReplayOptions{m, false});
+    if (!r.ok()) return r.error();
+    const Measured& meas = *p->input.measured;
+    const double e = error_pct(r->end_to_end_ns, meas.reference_ns());
+    out.abs_error_pct.push_back(std::fabs(e));
+    // Compute-only traces check the data-generation timeline; the others a
+    // transfer mechanism's model too: summarized separately.
+    const bool transfer = m != Mechanism::kInfinite;
+    if (transfer) out.transfer_abs_error_pct.push_back(std::fabs(e));
+    if (std::fabs(e) > req.tolerance_pct) ++out.beyond_tolerance;
+    const std::string& variant = meas.trace_mechanism;
+    out.table.add_row(
+        {p->input.name, p->preset, variant.empty() ? mechanism_name(m) : variant,
+         std::string(transfer ? "transfer" : "compute-only"), meas.reference_ns() / 1000,
+         meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
+         meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e,
+         std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
+  }
+  if (req.progress) req.progress(traces.size(), traces.size());
+  for (const auto& [why, ne] : skipped) {
+    out.skipped.push_back("skipped " + std::to_string(ne.first) + " trace(s): " + why + " (e.g. " +
+                          ne.second + ")");
+  }
+  if (out.abs_error_pct.empty()) return make_error("validate: no trace had a replayable mechanism");
+  return out;
+}
+
+std::string validate_summary(const ValidateOutput& output, double tolerance_pct) {
+  std::ostringstream os;
+  auto summary = [&](const char* what, std::vector<double> v) {
+    if (v.empty()) return;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    os << what << ": cases " << n << ", median |error| " << format_number(median, 3)
+       << "%, max |error| " << format_number(v.back(), 3) << "% (tolerance "
+       << format_number(tolerance_pct, 3) << "%)\n";
+  };
+  summary("all", output.abs_error_pct);
+  summary("transfer mechanisms", output.transfer_abs_error_pct);
+  return os.str();
+}
+
+// ---- sweep ------------------------------------------------------------------
+
+Result<SweepParam> parse_sweep_param(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == 0 || eq == std::string::npos || eq + 1 >= text.size()) {
+    return make_error("--param '" + text + "': expected key=v1,v2,...");
+  }
+  SweepParam sp{text.substr(0, eq), {}};
+  std::stringstream ss(text.substr(eq + 1));
+  for (std::string v; std::getline(ss, v, ',');) {
+    if (v.empty()) return make_error("--param '" + text + "': empty value");
+    sp.values.push_back(v);
+  }
+  return sp;
+}
+
+std::pair<size_t, size_t> sweep_shard(size_t points, uint32_t index, uint32_t count) {
+  const size_t base = points / count, extra = points % count;
+  const size_t begin = index * base + std::min<size_t>(index, extra);
+  return {begin, begin + base + (index < extra ? 1 : 0)};
+}
+
+std::string encode_rows(const Table& table) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const std::vector<Table::Cell>& row : table.rows()) {
+    nlohmann::json r = nlohmann::json::array();
+    for (const Table::Cell& c : row) {
+      // [type, value]: NaN survives CBOR as a double, a type tag keeps
+      // integers apart from whole doubles.
+      if (const auto* s = std::get_if<std::string>(&c)) r.push_back({0, *s});
+      if (const auto* d = std::get_if<double>(&c)) r.push_back({1, *d});
+      if (const auto* i = std::get_if<int64_t>(&c)) r.push_back({2, *i});
+    }
+    rows.push_back(std::move(r));
+  }
+  const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(rows);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+Status append_rows(Table& table, const std::string& bytes) {
+  const nlohmann::json rows = nlohmann::json::from_cbor(bytes, true, false);
+  if (rows.is_discarded() || !rows.is_array()) return make_runtime_error("corrupt table rows");
+  for (const nlohmann::json& r : rows) {
+    if (!r.is_array() || r.size() != table.columns().size()) {
+      return make_runtime_error("table rows do not match the columns");
+    }
+    std::vector<Table::Cell> cells;
+    for (const nlohmann::json& c : r) {
+      switch (c.at(0).get<int>()) {
+        case 0: cells.emplace_back(c.at(1).get<std::string>()); break;
+        case 1: cells.emplace_back(c.at(1).get<double>()); break;
+        default: cells.emplace_back(c.at(1).get<int64_t>()); break;
+      }
+    }
+    table.add_row(std::move(cells));
+  }
+  return Status::Ok();
+}
+
+Result<SweepOutput> sweep(const SweepRequest& req) {
+  if (req.params.empty()) return make_error("sweep: give at least one --param key=v1,v2");
+  if (req.shard_count == 0 || req.shard_index >= req.shard_count) {
+    return make_error("sweep: shard " + std::to_string(req.shard_index) + " of " +
+                      std::to_string(req.shard_count) + " does not exist");
+  }
+  if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) {
+    return m.error();
+  }
+  std::vector<std::vector<std::string>> points{{}};
+  for (const SweepParam& p : req.params) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& pt : points) {
+      for (const std::string& v : p.values) {
+        auto q = pt;
+        q.push_back(v);
+        next.push_back(q);
+      }
+    }
+    points = next;
+  }
+  // Each point as a replay request; the trace, preset and every key/value
+  // are checked up front (without simulating), so a bad grid fails with one
+  // line instead of one per point.
+  std::vector<ReplayRequest> requests;
+  for (const auto& pt : points) {
+    ReplayRequest r;
+    r.trace = req.trace;
+    r.platform = req.platform;
+    r.mechanism = req.mechanism;
+    r.sets = req.sets;
+    for (size_t i = 0; i < req.params.size(); ++i) {
+      const std::string& key = req.params[i].key;
+      if (key == "gpus") {
+        Result<uint32_t> g = parse_count("gpus", pt[i]);
+        if (!g.ok()) return g.error();
+        r.gpus = *g;
+      } else if (key == "chunk_size") {
+        Result<double> c = parse_quantity(pt[i], Unit::kSizeBytes);
+        if (!c.ok() || *c < 1)
+          return make_error("--param chunk_size: '" + pt[i] + "' is not a size");
+        r.chunk_bytes = static_cast<uint64_t>(*c);
+      } else {
+        r.sets.push_back(key + "=" + pt[i]);
+      }
+    }
+    Result<Prepared> p = prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes);
+    if (!p.ok()) return p.error();
+    requests.push_back(std::move(r));
+  }
+
+  std::vector<Table::Column> columns;
+  for (const SweepParam& p : req.params) columns.push_back({p.key});
+  const Table replay_columns = replay_table();
+  columns.insert(columns.end(), replay_columns.columns().begin(), replay_columns.columns().end());
+  const auto [begin, end] = sweep_shard(points.size(), req.shard_index, req.shard_count);
+  SweepOutput out{Table(columns), end - begin, 0, ""};
+
+  // One child process per point (SimGrid: one engine per process; the
+  // point's mechanisms run in grandchildren), at most `jobs` at once,
+  // collected in grid order so the table is the same for any `jobs`.
+  std::deque<std::pair<size_t, IsolatedChild>> running;
+  size_t next = begin, done = 0;
+  auto finish_oldest = [&]() -> Status {
+    auto [i, child] = running.front();
+    running.pop_front();
+    Result<std::string> bytes = finish_isolated(child, "sweep: point");
+    ++done;
+    if (req.progress) req.progress(done, out.points);
+    auto failed = [&](const std::string& why) {
+      if (out.failed_points++ == 0) out.first_failure = why;
+    };
+    if (!bytes.ok() || bytes->front() == 'E') {
+      failed(bytes.ok() ? bytes->substr(1) : bytes.error().message);
+      return Status::Ok();
+    }
+    Table rows(replay_columns.columns());
+    XF_RETURN_IF_ERROR(append_rows(rows, bytes->substr(1)));
+    for (const std::vector<Table::Cell>& row : rows.rows()) {
+      std::vector<Table::Cell> cells(points[i].begin(), points[i].end());
+      cells.insert(cells.end(), row.begin(), row.end());
+      out.table.add_row(std::move(cells));
+    }
+    return Status::Ok();
+  };
+  const uint32_t jobs = std::max<uint32_t>(req.jobs, 1);
+  while (next < end || !running.empty()) {
+    while (running.size() < jobs && next < end) {
+      const ReplayRequest& r = requests[next];
+      Result<IsolatedChild> child = start_isolated([&r] {
+        Result<ReplayOutput> o = replay(r);
+        return o.ok() ? "T" + encode_rows(o->table) : "E" + o.error().message;
+      });
+      if (!child.ok()) return make_runtime_error("sweep: " + child.error().message);
+      running.emplace_back(next++, *child);
+    }
+    XF_RETURN_IF_ERROR(finish_oldest());
+  }
+  return out;
+}
+
+}  // namespace xferlab::sim

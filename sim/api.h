@@ -1,0 +1,130 @@
+// sim/api.h — replay, validate and sweep as functions that return tables.
+//
+// The one implementation behind both front ends: the `xferlab` command line
+// (sim/replay_command.cc renders the tables as text/CSV/JSON) and the Python
+// package (python/, one pandas DataFrame per table). Both therefore print the
+// same numbers. Requests carry the same options as the command-line flags;
+// nothing here prints.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "common/table.h"
+#include "sim/replay_engine.h"
+
+namespace xferlab::sim {
+
+// Progress: called after each finished unit of work (done of total).
+using Progress = std::function<void(size_t done, size_t total)>;
+
+// parse_count: a GPU or job count, 1..64 ("--gpus '0': expected an integer 1..64").
+Result<uint32_t> parse_count(const std::string& what, const std::string& text);
+
+// ---- replay -----------------------------------------------------------------
+
+struct ReplayRequest {
+  std::string trace;
+  std::string platform;           ///< preset name or .toml; "" = the trace's, else kDefaultPreset.
+  std::string mechanism = "all";  ///< one mechanism name, or "all".
+  uint32_t gpus = 0;              ///< scale out to this many GPUs; 0 = the trace's.
+  uint64_t chunk_bytes = 0;       ///< re-chunk; 0 = the trace's chunks.
+  std::vector<std::string> sets;  ///< platform overrides "key=value".
+  bool aggregate_fan_out = true;  ///< see ReplayOptions::aggregate_fan_out.
+  bool record_timeline = false;
+};
+
+struct ReplayOutput {
+  Table table;       ///< one row per mechanism (columns: docs/sim.md).
+  std::string note;  ///< what the measured row is (printed under the text table).
+  std::vector<ReplayResult> results;
+};
+
+Result<ReplayOutput> replay(const ReplayRequest& request);
+
+// write_timeline: Chrome/Perfetto JSON of replay results recorded with a timeline.
+void write_timeline(std::ostream& os, const std::vector<ReplayResult>& results);
+
+// ---- validate ---------------------------------------------------------------
+
+struct ValidateRequest {
+  /// Traces or directories; a named trace must be replayable, traces found
+  /// in directories that are not (halo exchange, benchmarks) are skipped.
+  std::vector<std::string> paths;
+  std::string dir;  ///< when `paths` is empty; "" = $XFERLAB_REAL_TRACES or kDefaultRealTraceDir.
+  std::string platform;
+  std::vector<std::string> sets;
+  double tolerance_pct = 10;
+  bool all_captures = false;  ///< include agent runs traced after a host gap.
+  Progress progress;          ///< per trace file.
+};
+
+struct ValidateOutput {
+  Table table;                                 ///< one row per case.
+  std::vector<std::string> skipped;            ///< one line per skipped trace or skip reason.
+  std::vector<double> abs_error_pct;           ///< |error| of every case, table order.
+  std::vector<double> transfer_abs_error_pct;  ///< the same, transfer mechanisms only.
+  size_t beyond_tolerance = 0;
+};
+
+Result<ValidateOutput> validate(const ValidateRequest& request);
+
+// validate_summary: "all: cases N, median |error| ...%" lines (empty list: "").
+std::string validate_summary(const ValidateOutput& output, double tolerance_pct);
+
+// ---- sweep ------------------------------------------------------------------
+
+struct SweepParam {
+  std::string key;  ///< a platform key, "chunk_size" or "gpus".
+  std::vector<std::string> values;
+};
+
+// parse_sweep_param: "key=v1,v2,...".
+Result<SweepParam> parse_sweep_param(const std::string& text);
+
+struct SweepRequest {
+  std::string trace;
+  std::vector<SweepParam> params;  ///< the grid: every combination, first key slowest.
+  std::string mechanism = "all";
+  std::string platform;
+  std::vector<std::string> sets;
+  uint32_t jobs = 2;  ///< points replayed at once (one process each).
+  /// This process replays the contiguous block `shard_index` of `shard_count`
+  /// blocks of the grid (MPI ranks, job arrays); the blocks' tables, in
+  /// order, are the whole grid's table.
+  uint32_t shard_index = 0;
+  uint32_t shard_count = 1;
+  Progress progress;  ///< per point of this shard.
+};
+
+struct SweepOutput {
+  Table table;  ///< the point's parameters, then replay's columns; failed points have no rows.
+  size_t points = 0;         ///< points in this shard.
+  size_t failed_points = 0;  ///< points whose replay failed (first message in `first_failure`).
+  std::string first_failure;
+};
+
+Result<SweepOutput> sweep(const SweepRequest& request);
+
+// sweep_shard: the [begin, end) point indices of block `index` of `count`
+// over `points` points (sizes differ by at most one, earlier blocks larger).
+std::pair<size_t, size_t> sweep_shard(size_t points, uint32_t index, uint32_t count);
+
+// encode_rows / append_rows: a table's rows as bytes (CBOR, doubles exact)
+// and back, to move rows between processes (sweep workers, MPI ranks).
+std::string encode_rows(const Table& table);
+Status append_rows(Table& table, const std::string& bytes);
+
+// ---- defaults -----------------------------------------------------------------
+
+// Default preset when neither --platform nor the trace's "platform" parameter names one.
+inline constexpr const char* kDefaultPreset = "h200x2_nvlink4";
+// Default directory of committed real traces for `validate` (overridden by
+// --dir or $XFERLAB_REAL_TRACES).
+inline constexpr const char* kDefaultRealTraceDir = "traces/real";
+
+}  // namespace xferlab::sim

@@ -1,0 +1,62 @@
+// sim/isolated.cc — fork/pipe plumbing for isolated.h.
+#include "sim/isolated.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace xferlab::sim {
+namespace {
+
+bool write_all(int fd, const std::string& s) {
+  size_t off = 0;
+  while (off < s.size()) {
+    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    off += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<IsolatedChild> start_isolated(const std::function<std::string()>& work) {
+  int fds[2];
+  if (::pipe(fds) != 0) return make_runtime_error("pipe failed");
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return make_runtime_error("fork failed");
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    const bool ok = write_all(fds[1], work());
+    ::_exit(ok ? 0 : 1);
+  }
+  ::close(fds[1]);
+  return IsolatedChild{pid, fds[0]};
+}
+
+Result<std::string> finish_isolated(IsolatedChild child, const std::string& what) {
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(child.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  ::close(child.fd);
+  int status = 0;
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (data.empty()) {
+    return make_runtime_error(what + ": process failed (status " + std::to_string(status) + ")");
+  }
+  return data;
+}
+
+}  // namespace xferlab::sim
