@@ -15,6 +15,7 @@
 
 #include "common/units.h"
 #include "traces/event.h"
+#include "traces/id_index.h"
 #include "traces/reader.h"
 
 namespace xferlab::sim {
@@ -33,6 +34,17 @@ struct KernelSpan {
 // producer's id (native/proact/runner.cc). They run beside the producer for
 // the whole step, so they are transfer activity, never a producer kernel.
 constexpr uint32_t kAgentKernelIdBase = 0x10000;
+
+// ChunkRecord: the fields of a CTA or counter event the chunk table needs
+// (kept from the one decoding pass until the producer kernels are known).
+struct ChunkRecord {
+  double time_ns;
+  uint64_t value;
+  uint16_t gpu;
+  uint16_t kind;
+  uint16_t flags;
+  uint32_t chunk;
+};
 
 // ChunkAcc: what the (possibly sampled) events say about one chunk.
 struct ChunkAcc {
@@ -200,18 +212,30 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     return static_cast<double>(static_cast<int64_t>(e.time_ns - origin));
   };
 
-  // Pass 1: producer kernels per GPU, measured transfers. Agent kernels
-  // (id >= kAgentKernelIdBase) and begins without an end (older proact
-  // traces did not record the agents' end) are not producers.
+  // One decoding pass: producer kernels per GPU and measured transfers; the
+  // chunk records (CTA writes, counter zeros) are kept, compactly, until the
+  // kernels they belong to are known. Agent kernels (id >= kAgentKernelIdBase)
+  // and begins without an end (older proact traces did not record the
+  // agents' end) are not producers.
   std::map<uint32_t, std::vector<KernelSpan>> kernels, agents;
   std::map<uint32_t, uint64_t> dest_masks;  // per source GPU, from transfer records
   std::vector<std::pair<double, double>> transfers;
   std::map<std::pair<uint32_t, uint32_t>, double> open_transfers;
   std::map<Mechanism, uint64_t> mechanism_votes;
   uint64_t measured_payload = 0;
+  std::vector<ChunkRecord> records;
   Status s = r.for_each([&](const Event& e) {
     const double t = rel(e);
     switch (static_cast<EventKind>(e.kind)) {
+      case EventKind::kCtaBegin:
+      case EventKind::kCtaEnd:
+        if (e.aux != traces::kNoId)
+          records.push_back(ChunkRecord{t, e.value, e.gpu, e.kind, e.flags, e.aux});
+        break;
+      case EventKind::kCounterZero:
+      case EventKind::kChunkWrite:
+        records.push_back(ChunkRecord{t, e.value, e.gpu, e.kind, e.flags, e.id});
+        break;
       case EventKind::kKernelBegin:
         (e.id >= kAgentKernelIdBase ? agents : kernels)[e.gpu].push_back(KernelSpan{e.id, t, -1});
         break;
@@ -280,25 +304,17 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     }
   }
 
-  // Pass 2: chunks (CTA writes and counter zeros), keyed by GPU, kernel, chunk.
+  // Chunks (CTA writes and counter zeros), keyed by GPU, kernel, chunk.
   std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc> chunks;
   uint64_t cta_bytes = 0;  // bytes one CTA writes (largest seen), to estimate writers
-  XF_RETURN_IF_ERROR(r.rewind());
-  s = r.for_each([&](const Event& e) {
-    const auto kind = static_cast<EventKind>(e.kind);
-    if (kind != EventKind::kCtaBegin && kind != EventKind::kCtaEnd &&
-        kind != EventKind::kCounterZero && kind != EventKind::kChunkWrite) {
-      return;
-    }
-    const bool cta = kind == EventKind::kCtaBegin || kind == EventKind::kCtaEnd;
-    if (cta && e.aux == traces::kNoId) return;
+  for (const ChunkRecord& e : records) {
     auto kit = kernels.find(e.gpu);
-    if (kit == kernels.end()) return;
-    const double t = rel(e);
+    if (kit == kernels.end()) continue;
+    const double t = e.time_ns;
     const int ki = kernel_index(kit->second, t);
-    if (ki < 0) return;
-    ChunkAcc& c = chunks[{e.gpu, ki, cta ? e.aux : e.id}];
-    switch (kind) {
+    if (ki < 0) continue;
+    ChunkAcc& c = chunks[{e.gpu, ki, e.chunk}];
+    switch (static_cast<EventKind>(e.kind)) {
       case EventKind::kCtaBegin: c.first_write_ns = std::min(c.first_write_ns, t); break;
       case EventKind::kCtaEnd: cta_bytes = std::max(cta_bytes, e.value); [[fallthrough]];
       case EventKind::kChunkWrite:
@@ -311,8 +327,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       case EventKind::kCounterZero: c.zero_ns = std::max(c.zero_ns, t); break;
       default: break;
     }
-  });
-  if (!s.ok()) return make_error(s.error().message);
+  }
+  records = {};
+  const traces::IdIndex<traces::ChunkInfo> chunk_table(md.chunks);
 
   ReplayInput in;
   const std::string stem =
@@ -378,7 +395,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
         continue;
       }
       auto writers_of = [&](uint32_t id, const ChunkAcc* c) -> uint32_t {
-        if (const traces::ChunkInfo* info = md.find_chunk(id); info && info->writers > 0) {
+        if (const traces::ChunkInfo* info = chunk_table.find(id); info && info->writers > 0) {
           return info->writers;
         }
         if (geo.chunk_bytes > 0 && cta_bytes > 0) {
@@ -415,7 +432,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       for (uint32_t id : ids) {
         auto ci = chunks.find({gpu, static_cast<int>(i), id});
         const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
-        const traces::ChunkInfo* info = md.find_chunk(id);
+        const traces::ChunkInfo* info = chunk_table.find(id);
         ChunkInput ch;
         const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);
         const double fw = c && std::isfinite(c->first_write_ns) ? c->first_write_ns

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "traces/event_names.h"
+#include "traces/id_index.h"
 
 namespace xferlab::traces {
 namespace {
@@ -35,7 +36,13 @@ struct PairKey {
 class Checker {
  public:
   Checker(const TraceReader& reader, size_t max_issues)
-      : m_(reader.metadata()), max_issues_(max_issues) {
+      : m_(reader.metadata()),
+        gpus_(m_.gpus),
+        kernels_(m_.kernels),
+        chunks_(m_.chunks),
+        flags_(m_.flags),
+        phases_(m_.phases),
+        max_issues_(max_issues) {
     for (const ChunkInfo& c : m_.chunks) chunk_writers_[c.id] = c.writers;
     // A recorder whose buffer filled up drops later events (metadata
     // "lost_events"); their begins then legitimately lack ends.
@@ -157,7 +164,7 @@ class Checker {
   }
 
   void check_refs(const Event& e, EventKind kind) {
-    if (e.gpu != kHostGpu && !m_.gpus.empty() && m_.find_gpu(e.gpu) == nullptr) {
+    if (e.gpu != kHostGpu && !m_.gpus.empty() && gpus_.find(e.gpu) == nullptr) {
       issue(true, record_, "unknown gpu " + str(e.gpu) + " (not in metadata gpus)");
     }
     auto ref = [&](bool known, const char* table, uint32_t id) {
@@ -171,28 +178,28 @@ class Checker {
       case EventKind::kKernelLaunch:
       case EventKind::kKernelBegin:
       case EventKind::kKernelEnd:
-        if (!m_.kernels.empty()) ref(m_.find_kernel(e.id) != nullptr, "kernel", e.id);
+        if (!m_.kernels.empty()) ref(kernels_.find(e.id) != nullptr, "kernel", e.id);
         break;
       case EventKind::kCtaBegin:
       case EventKind::kCtaEnd:
         if (e.aux != kNoId && !m_.chunks.empty()) {
-          ref(m_.find_chunk(e.aux) != nullptr, "chunk", e.aux);
+          ref(chunks_.find(e.aux) != nullptr, "chunk", e.aux);
         }
         break;
       case EventKind::kCounterDecrement:
       case EventKind::kCounterZero:
       case EventKind::kChunkWrite:
-        if (!m_.chunks.empty()) ref(m_.find_chunk(e.id) != nullptr, "chunk", e.id);
+        if (!m_.chunks.empty()) ref(chunks_.find(e.id) != nullptr, "chunk", e.id);
         break;
       case EventKind::kFlagSet:
       case EventKind::kFlagObserved:
       case EventKind::kStreamWriteValue:
       case EventKind::kStreamWaitValue:
-        if (!m_.flags.empty()) ref(m_.find_flag(e.id) != nullptr, "flag", e.id);
+        if (!m_.flags.empty()) ref(flags_.find(e.id) != nullptr, "flag", e.id);
         break;
       case EventKind::kPhaseBegin:
       case EventKind::kPhaseEnd:
-        if (!m_.phases.empty()) ref(m_.find_phase(e.id) != nullptr, "phase", e.id);
+        if (!m_.phases.empty()) ref(phases_.find(e.id) != nullptr, "phase", e.id);
         break;
       case EventKind::kTransferBegin:
       case EventKind::kTransferEnd:
@@ -201,7 +208,7 @@ class Checker {
         }
         if (e.aux == 0) issue(false, record_, "transfer with no destination GPU");
         for (uint32_t d = 0; d < 32; ++d) {
-          if ((e.aux >> d & 1) && !m_.gpus.empty() && m_.find_gpu(d) == nullptr) {
+          if ((e.aux >> d & 1) && !m_.gpus.empty() && gpus_.find(d) == nullptr) {
             issue(true, record_, "transfer destination gpu " + str(d) + " is unknown");
           }
         }
@@ -217,6 +224,11 @@ class Checker {
   }
 
   const Metadata& m_;
+  IdIndex<GpuInfo> gpus_;  // per-event id lookups (Metadata::find_* is linear)
+  IdIndex<KernelInfo> kernels_;
+  IdIndex<ChunkInfo> chunks_;
+  IdIndex<FlagInfo> flags_;
+  IdIndex<NamedId> phases_;
   size_t max_issues_;
   uint64_t lost_events_ = 0;  ///< events the recorder dropped (metadata).
   uint64_t record_ = 0;
