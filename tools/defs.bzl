@@ -1,7 +1,7 @@
 """Shared Bazel definitions: visibility groups that keep dependencies one-way.
 
 hw_model/ and traces/ are used by sim/ and native/; sim/ is used by nothing but
-tests; native/ by nothing outside itself (see README's architecture section).
+tests and python/ (the Python package); native/ by nothing outside itself (see README's architecture section).
 """
 
 XFERLAB_TEST_VISIBILITY = ["//tests:__pkg__"]
@@ -15,6 +15,7 @@ HW_MODEL_USERS = [
 TRACES_USERS = [
     "//traces:__pkg__",
     "//sim:__pkg__",
+    "//python:__pkg__",
     "//native:__subpackages__",
     "//tests:__pkg__",
 ]

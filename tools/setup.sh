@@ -15,6 +15,9 @@ packages=(
   clang-format        # style check (tests/format_test)
   clang-14 libclang-rt-14-dev  # libFuzzer + sanitizers for the trace-reader fuzzer
   gnuplot-nox         # plots from `xferlab sweep` and docs scripts
+  python3-dev pybind11-dev            # the xferlab Python package (python/)
+  python3-pandas python3-matplotlib   # its DataFrames, tests and example plots
+  help2man            # man pages from --help (tools/install.sh)
 )
 
 missing=()
