@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs measurement sets on a GPU machine from the repository root, after
 # tools/gpu_bundle.sh built dist/ here and dist/ was carried there:
-#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | nvswitch
-# (nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes)
+#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | xray | nvswitch
+# (xray: native/proact/run_xray.sh, X-ray CT with every mechanism + UM for every workload;
+# nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes)
 # Each part's run script writes CSVs, compact traces and provenance into
 # OUT_DIR/PART; each part is then packed into OUT_DIR/PART.tgz (the GPU hosts
 # have no zstd binary; traces are already zstd-compressed per block).
@@ -10,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/gpu_campaign.sh OUT_DIR PART...}
 shift
-[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, nvswitch)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch)" >&2; exit 2; }
 [ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
 source dist/env.sh
 export CUDA_MODULE_LOADING=EAGER
@@ -22,8 +23,9 @@ for part in "$@"; do
     halo) script=native/halo/run_all.sh ;;
     proact) script=native/proact/run_all.sh ;;
     validation) script=native/proact/run_validation.sh ;;
+    xray) script=native/proact/run_xray.sh ;;
     nvswitch) script=native/run_scale.sh ;;
-    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, nvswitch)" >&2; exit 2 ;;
+    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, xray, nvswitch)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
   echo "=== $part: $script"

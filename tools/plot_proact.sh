@@ -58,7 +58,9 @@ GNUPLOT
 # recalibrated per run), so ratios are taken within a run: the result CSV's
 # speedup_vs_1gpu (col 9) / speedup_vs_memcpy (col 10), max over runs.
 : >"$tmp/apps.dat"
-for w in jacobi pagerank sssp als; do
+for w in jacobi pagerank sssp als xray_ct; do
+  # xray_ct joined after run 2: plotted where the results directory has it.
+  [ -f "$dir/${w}_g2.csv" ] || { echo "plot_proact: no $dir/${w}_g2.csv: $w not plotted" >&2; continue; }
   awk -F, -v w="$w" '
     FNR == 1 || $2 != 2 { next }
     $3 == "memcpy" && $9 > mem { mem = $9 }

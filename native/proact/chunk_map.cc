@@ -135,4 +135,16 @@ Result<ChunkMap> ChunkMap::build(uint64_t region_bytes, uint64_t chunk_bytes,
   return m;
 }
 
+std::vector<RowRange> partition_rows(uint64_t region_bytes, uint64_t chunk_bytes,
+                                     uint64_t data_bytes, uint64_t row_bytes, size_t producers) {
+  std::vector<RowRange> parts(producers);
+  const uint64_t nc = region_bytes / chunk_bytes;
+  for (size_t p = 0; p < producers; ++p) {
+    const uint64_t b0 = nc * p / producers * chunk_bytes;
+    const uint64_t b1 = std::min(nc * (p + 1) / producers * chunk_bytes, data_bytes);
+    if (b0 < b1) parts[p] = {b0 / row_bytes, b1 / row_bytes};
+  }
+  return parts;
+}
+
 }  // namespace xferlab::proact

@@ -95,4 +95,18 @@ class ChunkMap {
 // [first_byte, end_byte)); exposed for tests and for kernels' host setup.
 void cta_ranges(const MappingSpec& spec, uint32_t cta, std::vector<ByteRange>& out);
 
+// RowRange: rows [begin, end) of a region that one producer writes.
+struct RowRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
+// partition_rows: how the runner splits a region among `producers` GPUs:
+// contiguous whole chunks (producer p gets chunks [nc p / P, nc (p + 1) / P)
+// of the nc = region_bytes / chunk_bytes), clipped to the data_bytes that hold
+// rows; a producer left without data gets an empty range. chunk_bytes must be a
+// multiple of row_bytes (the runner checks it first).
+std::vector<RowRange> partition_rows(uint64_t region_bytes, uint64_t chunk_bytes,
+                                     uint64_t data_bytes, uint64_t row_bytes, size_t producers);
+
 }  // namespace xferlab::proact

@@ -131,5 +131,23 @@ TEST(ChunkMap, ParseMappingKind) {
   EXPECT_NE(bad.error().message.find("did you mean 'strided'"), std::string::npos);
 }
 
+TEST(PartitionRows, WholeChunksContiguousClippedToTheData) {
+  // 10 chunks of 1 KiB, data 9.5 KiB of 4-B rows, 3 producers: chunks 0-2, 3-5, 6-9.
+  const std::vector<RowRange> p = partition_rows(10 << 10, 1 << 10, 9728, 4, 3);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].begin, 0u);
+  EXPECT_EQ(p[0].end, 768u);
+  EXPECT_EQ(p[1].begin, 768u);
+  EXPECT_EQ(p[1].end, 1536u);
+  EXPECT_EQ(p[2].begin, 1536u);
+  EXPECT_EQ(p[2].end, 2432u);  // clipped: 9728 B / 4.
+  // More producers than chunks: the extra ones get nothing.
+  const std::vector<RowRange> q = partition_rows(2 << 10, 1 << 10, 2 << 10, 16, 4);
+  uint64_t rows = 0;
+  for (const RowRange& r : q) rows += r.end - r.begin;
+  EXPECT_EQ(rows, 128u);
+  EXPECT_EQ(q[0].end - q[0].begin, 0u);
+}
+
 }  // namespace
 }  // namespace xferlab::proact

@@ -1,6 +1,8 @@
 // native/proact/kernels.cu — the workloads' producer kernels. The math lives
 // in workload_math.h (shared with the CPU references); these add the PROACT
 // calls: trace the CTA, store through the region, signal the chunks.
+#include <algorithm>
+
 #include "native/cuda_check.h"
 #include "native/proact/kernels.h"
 #include "native/proact/proact_device.cuh"
@@ -167,6 +169,66 @@ __global__ void als_kernel(DeviceRegion out, const float* self, const uint64_t* 
   proact_cta_done(out, bytes);
 }
 
+__global__ void ct_weights_kernel(ct::Geometry g, const float* cosv, const float* sinv, float* rinv,
+                                  float* cinv) {
+  const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < g.rays()) {
+    const uint32_t v = static_cast<uint32_t>(i / g.bins), k = static_cast<uint32_t>(i % g.bins);
+    rinv[i] = ct::inverse_or_zero(ct::ray_sum(g, cosv[v], sinv[v], k, ct::OnesImage{}));
+  }
+  if (i < g.pixels()) {
+    const uint32_t ix = static_cast<uint32_t>(i % g.n), iy = static_cast<uint32_t>(i / g.n);
+    cinv[i] = ct::inverse_or_zero(ct::pixel_backproject(g, cosv, sinv, ix, iy, ct::OnesSino{}));
+  }
+}
+
+// ct_forward_kernel: thread = ray (bins of a view are adjacent threads, so the
+// image reads of row-driven views are nearly coalesced; the image stays in L2).
+__global__ void ct_forward_kernel(DeviceRegion out, ct::Geometry g, const float* cosv,
+                                  const float* sinv, const float* x, const float* b,
+                                  const float* rinv, double* objective, uint64_t row_begin,
+                                  uint64_t row_end) {
+  const uint64_t bytes = cta_rows(row_begin, row_end) * 4;
+  proact_cta_begin(out, bytes);
+  const uint64_t i = row_begin + uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  double f = 0;
+  if (i < row_end) {
+    const uint32_t v = static_cast<uint32_t>(i / g.bins), k = static_cast<uint32_t>(i % g.bins);
+    const float ax = ct::ray_sum(g, cosv[v], sinv[v], k, ct::ImageRef{x, g.n});
+    proact_store(out, i * 4, ct::residual_entry(b[i], ax, rinv[i]));
+    const double d = static_cast<double>(b[i]) - ax;
+    f = 0.5 * d * d * rinv[i];
+  }
+  for (int o = 16; o > 0; o /= 2) f += __shfl_xor_sync(0xffffffffu, f, o);
+  if (threadIdx.x % 32 == 0 && f != 0) atomicAdd(objective, f);
+  proact_cta_done(out, bytes);
+}
+
+// ct_back_kernel: thread = pixel, a gather over views (exact A^T, no atomics).
+__global__ void ct_back_kernel(DeviceRegion out, ct::Geometry g, const float* cosv,
+                               const float* sinv, const float* x, const float* resid,
+                               const float* cinv, uint64_t row_begin, uint64_t row_end) {
+  const uint64_t bytes = cta_rows(row_begin, row_end) * 4;
+  proact_cta_begin(out, bytes);
+  const uint64_t j = row_begin + uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (j < row_end) {
+    const uint32_t ix = static_cast<uint32_t>(j % g.n), iy = static_cast<uint32_t>(j / g.n);
+    const float bp = ct::pixel_backproject(g, cosv, sinv, ix, iy, ct::SinoRef{resid, g.bins});
+    proact_store(out, j * 4, ct::sirt_update(x[j], cinv[j], bp));
+  }
+  proact_cta_done(out, bytes);
+}
+
+__global__ void checksum_kernel(const uint32_t* words, uint64_t n, unsigned long long* sum) {
+  uint64_t s = 0;
+  for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += uint64_t{gridDim.x} * blockDim.x) {
+    s += math::checksum_word(words[i], i);
+  }
+  for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, static_cast<unsigned long long>(s));
+}
+
 uint32_t grid_for(uint64_t row_begin, uint64_t row_end, uint64_t rows_per_cta = kBlockThreads) {
   return static_cast<uint32_t>((row_end - row_begin + rows_per_cta - 1) / rows_per_cta);
 }
@@ -214,6 +276,37 @@ void launch_als(const DeviceRegion& out, const float* self, const uint64_t* offs
                 uint64_t row_end, cudaStream_t stream) {
   als_kernel<<<grid_for(row_begin, row_end), kBlockThreads, 0, stream>>>(
       out, self, offsets, cols, ratings, other, row_begin, row_end);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_ct_weights(const ct::Geometry& g, const float* cosv, const float* sinv, float* rinv,
+                       float* cinv, cudaStream_t stream) {
+  ct_weights_kernel<<<grid_for(0, std::max(g.rays(), g.pixels())), kBlockThreads, 0, stream>>>(
+      g, cosv, sinv, rinv, cinv);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_ct_forward(const DeviceRegion& out, const ct::Geometry& g, const float* cosv,
+                       const float* sinv, const float* x, const float* b, const float* rinv,
+                       double* objective, uint64_t row_begin, uint64_t row_end,
+                       cudaStream_t stream) {
+  ct_forward_kernel<<<grid_for(row_begin, row_end), kBlockThreads, 0, stream>>>(
+      out, g, cosv, sinv, x, b, rinv, objective, row_begin, row_end);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_ct_back(const DeviceRegion& out, const ct::Geometry& g, const float* cosv,
+                    const float* sinv, const float* x, const float* resid, const float* cinv,
+                    uint64_t row_begin, uint64_t row_end, cudaStream_t stream) {
+  ct_back_kernel<<<grid_for(row_begin, row_end), kBlockThreads, 0, stream>>>(
+      out, g, cosv, sinv, x, resid, cinv, row_begin, row_end);
+  XF_CUDA_CHECK_LAUNCH();
+}
+
+void launch_checksum(const void* data, uint64_t bytes, unsigned long long* sum,
+                     cudaStream_t stream) {
+  checksum_kernel<<<1024, kBlockThreads, 0, stream>>>(static_cast<const uint32_t*>(data), bytes / 4,
+                                                      sum);
   XF_CUDA_CHECK_LAUNCH();
 }
 

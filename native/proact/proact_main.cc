@@ -59,7 +59,7 @@ std::string size_name(uint64_t b) {
 
 int run_main(int argc, char** argv) {
   FlagSet f("proact", "PROACT multi-GPU fine-grained transfers: workloads, mechanisms, profiler");
-  f.add_string("workload", "micro", {"micro", "jacobi", "pagerank", "sssp", "als"},
+  f.add_string("workload", "micro", {"micro", "jacobi", "pagerank", "sssp", "als", "xray_ct"},
                "workload to run")
       .add_int("gpus", 0, 0, kMaxGpus, "GPUs to use (0: all visible)")
       .add_string("mechanism", "polling,polling_tma,cdp,inline,memcpy", {},
@@ -80,6 +80,8 @@ int run_main(int argc, char** argv) {
       .add_int("als-users", 1 << 21, 256, 1 << 28, "als: users")
       .add_int("als-items", 1 << 17, 256, 1 << 28, "als: items")
       .add_int("als-per-user", 32, 1, 4096, "als: ratings per user")
+      .add_int("ct-size", 1024, 8, 16384, "xray_ct: image side (pixels)")
+      .add_int("ct-views", 720, 2, 100000, "xray_ct: parallel-beam views over [0, pi)")
       .add_int("seed", 1, 0, 1ll << 62, "generator seed")
       .add_time("timeout", "5s", "agent deadline for a chunk to become ready")
       .add_size("slice", "16KiB", 16, 1ull << 30, "agent copy unit (per warp / TMA CTA)")
@@ -130,6 +132,8 @@ int run_main(int argc, char** argv) {
   wp.als_users = static_cast<uint32_t>(f.get_int("als-users"));
   wp.als_items = static_cast<uint32_t>(f.get_int("als-items"));
   wp.als_ratings_per_user = static_cast<uint32_t>(f.get_int("als-per-user"));
+  wp.ct_size = static_cast<uint32_t>(f.get_int("ct-size"));
+  wp.ct_views = static_cast<uint32_t>(f.get_int("ct-views"));
   wp.seed = static_cast<uint64_t>(f.get_int("seed"));
   const std::string wname = f.get_string("workload");
   Result<std::unique_ptr<Workload>> wl = make_workload(wname, wp);
@@ -318,7 +322,8 @@ int run_main(int argc, char** argv) {
     }
     for (Mechanism m : *mechs) {
       if (m == Mechanism::kNone || m == Mechanism::kTrack || m == Mechanism::kMemcpy) continue;
-      if (G == 1 && moves_data(m)) continue;  // nothing to move on one GPU.
+      // Nothing to move on one GPU; UM still runs (its data lives in managed memory).
+      if (G == 1 && moves_data(m) && m != Mechanism::kUnified) continue;
       const std::vector<uint32_t> ts = uses_agent_threads(m) ? *threads : std::vector<uint32_t>{32};
       for (uint32_t t : ts) {
         if ((m == Mechanism::kCdp || m == Mechanism::kCdpTail) && t > 1024) continue;

@@ -2,7 +2,7 @@
 # native/proact/run_all.sh OUT_DIR — the PROACT measurement campaign in one
 # call (targets on 2x H200: under 5 minutes, under 15 MB of output):
 # microbenchmark chunk x threads sweep on 2 GPUs (UM at two chunk sizes,
-# tracking cost on 1), the four applications on 1 and 2 GPUs, then the
+# tracking cost on 1), the five applications on 1 and 2 GPUs, then the
 # profiler (coarse grid) per workload and a run of each workload with its
 # chosen configuration. Writes CSVs, logs, a representative subset of traces
 # (zstd-compressed) and provenance to OUT_DIR and prints a summary table.
@@ -38,7 +38,7 @@ run micro_um_g$gpus --workload micro --gpus "$gpus" --chunk 64KiB,16MiB --mechan
 run micro_g1 --workload micro --gpus 1 --chunk 16KiB,1MiB,16MiB --mechanism track --reps 5 \
   --trace-chunks none
 
-apps="jacobi pagerank sssp als"
+apps="jacobi pagerank sssp als xray_ct"
 for w in $apps; do
   run ${w}_g$gpus --workload $w --gpus "$gpus" --chunk 256KiB,2MiB \
     --mechanism polling,polling_tma,inline --threads 4096 --reps 3 --trace-chunks 256KiB \

@@ -27,7 +27,7 @@ for s in 0 1; do
   run $dir micro_cdp_g$gpus $micro --chunk 64KiB,1MiB,16MiB,256MiB --mechanism cdp \
     --threads 1024 --trace-chunks 64KiB,1MiB,16MiB --trace-agent-sample $s
 done
-for w in jacobi pagerank sssp als; do
+for w in jacobi pagerank sssp als xray_ct; do
   run proact ${w}_g$gpus --workload $w $app --mechanism polling,polling_tma --threads 4096 \
     --trace-chunks 256KiB --trace-agent-sample 0
   run proact ${w}_cdp_g$gpus --workload $w $app --mechanism cdp --threads 1024 \

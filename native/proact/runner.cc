@@ -8,6 +8,8 @@
 
 #include "native/cuda_check.h"
 #include "native/proact/agents.h"
+#include "native/proact/kernels.h"
+#include "native/proact/workload_math.h"
 #include "native/stats.h"
 
 namespace xferlab::proact {
@@ -66,9 +68,6 @@ Runner::~Runner() {
 
 Status Runner::prepare(const RunConfig& c) {
   const bool managed = c.mechanism == Mechanism::kUnified;
-  if (managed && workload_.name() != "micro") {
-    return make_error("--mechanism um is only supported for the micro workload");
-  }
   if (c.threads < 32 || c.threads > 65536 || c.threads % 32 != 0) {
     return make_error("--threads must be a multiple of 32 in 32..65536, got " +
                       std::to_string(c.threads));
@@ -118,31 +117,36 @@ Status Runner::prepare(const RunConfig& c) {
     RegionOptions ro{options_.devices, bytes, c.chunk_bytes, options_.counter_bits, managed};
     Result<std::unique_ptr<Region>> region = Region::create(ro);
     if (!region.ok()) return region.error();
-    const uint64_t nc = bytes / c.chunk_bytes;
+    const std::vector<RowRange> split =
+        partition_rows(bytes, c.chunk_bytes, s.data_bytes, s.row_bytes, producers.size());
     std::vector<Part> parts(num_gpus());
     for (size_t pi = 0; pi < producers.size(); ++pi) {
       const int g = producers[pi];
-      const uint64_t c0 = nc * pi / producers.size(), c1 = nc * (pi + 1) / producers.size();
-      const uint64_t b0 = c0 * c.chunk_bytes, b1 = std::min(c1 * c.chunk_bytes, s.data_bytes);
-      if (b0 >= b1) continue;
-      parts[g] = {b0 / s.row_bytes, b1 / s.row_bytes};
+      if (split[pi].begin >= split[pi].end) continue;
+      parts[g] = {split[pi].begin, split[pi].end};
       const uint64_t rows_per_cta = workload_.rows_per_cta(static_cast<int>(r));
       MappingSpec spec;
       spec.kind = MappingKind::kOneToOne;
       spec.ctas = static_cast<uint32_t>((parts[g].row_end - parts[g].row_begin + rows_per_cta - 1) /
                                         rows_per_cta);
-      spec.first_byte = b0;
-      spec.end_byte = b1;
+      spec.first_byte = parts[g].row_begin * s.row_bytes;
+      spec.end_byte = parts[g].row_end * s.row_bytes;
       spec.bytes_per_cta = rows_per_cta * s.row_bytes;
       XF_RETURN_IF_ERROR((*region)->set_mapping(g, spec));
     }
     if (managed) {
       // Best hints found for "one producer, every peer reads all": read-mostly
-      // (prefetch then duplicates pages on each reader), homed on the producer.
-      cudaMemLocation src{cudaMemLocationTypeDevice, options_.devices[0]};
-      XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetReadMostly, src));
-      XF_CUDA_CHECK(
-          cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetPreferredLocation, src));
+      // (prefetch then duplicates pages on each reader), each part homed on
+      // its producer (the micro has one producer, GPU 0).
+      cudaMemLocation home{cudaMemLocationTypeDevice, options_.devices[0]};
+      XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetReadMostly, home));
+      for (int g = 0; g < num_gpus(); ++g) {
+        if (parts[g].row_begin >= parts[g].row_end) continue;
+        const uint64_t b0 = parts[g].row_begin * s.row_bytes, b1 = parts[g].row_end * s.row_bytes;
+        home.id = options_.devices[g];
+        XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0) + b0, b1 - b0,
+                                    cudaMemAdviseSetPreferredLocation, home));
+      }
     }
     regions_.push_back(std::move(*region));
     parts_.push_back(std::move(parts));
@@ -285,7 +289,10 @@ Result<std::string> Runner::verify(const RunConfig& c, uint32_t run_index) {
     XF_CUDA_CHECK(cudaSetDevice(options_.devices[0]));
     XF_CUDA_CHECK(
         cudaMemcpy(host[r].data(), regions_[r]->data(0), specs[r].data_bytes, cudaMemcpyDefault));
-    if (c.mechanism == Mechanism::kUnified) continue;  // one shared buffer.
+    if (c.mechanism == Mechanism::kUnified) {  // one shared buffer: every GPU reads it.
+      XF_RETURN_IF_ERROR(check_managed_reads(static_cast<int>(r), host[r]));
+      continue;
+    }
     other.resize(specs[r].data_bytes);
     for (int g = 1; g < G; ++g) {
       XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
@@ -303,7 +310,36 @@ Result<std::string> Runner::verify(const RunConfig& c, uint32_t run_index) {
   }
   Result<std::string> check = workload_.check(host, run_index);
   if (!check.ok()) return check.error();
+  if (c.mechanism == Mechanism::kUnified) {
+    return "um: all " + std::to_string(G) + " GPU(s) read the CPU's checksum; " + *check;
+  }
   return (G > 1 ? "all " + std::to_string(G) + " GPUs identical; " : std::string()) + *check;
+}
+
+Status Runner::check_managed_reads(int r, const std::vector<char>& host) {
+  uint64_t want = 0;
+  const uint64_t words = host.size() / 4;
+  for (uint64_t i = 0; i < words; ++i) {
+    uint32_t w;
+    std::memcpy(&w, host.data() + 4 * i, 4);
+    want += math::checksum_word(w, i);
+  }
+  for (int g = 0; g < num_gpus(); ++g) {
+    XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+    unsigned long long* sum = nullptr;
+    XF_CUDA_CHECK(cudaMalloc(&sum, sizeof *sum));
+    XF_CUDA_CHECK(cudaMemset(sum, 0, sizeof *sum));
+    launch_checksum(regions_[r]->data(g), words * 4, sum, nullptr);
+    unsigned long long got = 0;
+    XF_CUDA_CHECK(cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost));
+    XF_CUDA_CHECK(cudaFree(sum));
+    if (got != want) {
+      return make_runtime_error("region " + std::to_string(r) + ": GPU " +
+                                std::to_string(options_.devices[g]) +
+                                " reads managed data whose checksum differs from the CPU's copy");
+    }
+  }
+  return Status::Ok();
 }
 
 void Runner::add_metadata(const RunConfig& c, traces::Metadata& md) const {

@@ -72,6 +72,10 @@ class Runner {
   Result<double> execute(const RunConfig& config, uint32_t run_index, bool traced,
                          native::TraceRecorder* recorder);
   Result<std::string> verify(const RunConfig& config, uint32_t run_index);
+  // check_managed_reads: UM verification: every GPU computes a checksum of
+  // region r as it reads it (through the managed mapping, wherever the pages
+  // are) and must find the one of the CPU's copy `host`.
+  Status check_managed_reads(int r, const std::vector<char>& host);
   void add_metadata(const RunConfig& config, traces::Metadata& md) const;
   int num_gpus() const { return static_cast<int>(options_.devices.size()); }
 

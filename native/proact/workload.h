@@ -35,6 +35,8 @@ struct WorkloadParams {
   uint32_t als_users = 1u << 21;
   uint32_t als_items = 1u << 17;
   uint32_t als_ratings_per_user = 32;
+  uint32_t ct_size = 1024;  ///< xray_ct: image side (pixels).
+  uint32_t ct_views = 720;  ///< xray_ct: projection angles over [0, pi).
   uint64_t seed = 1;
 };
 
@@ -78,7 +80,7 @@ class Workload {
                                     uint32_t run_index) const = 0;
 };
 
-// make_workload: "micro" | "jacobi" | "pagerank" | "sssp" | "als".
+// make_workload: "micro" | "jacobi" | "pagerank" | "sssp" | "als" | "xray_ct".
 Result<std::unique_ptr<Workload>> make_workload(const std::string& name,
                                                 const WorkloadParams& params);
 const std::vector<std::string>& workload_names();

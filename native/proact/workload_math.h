@@ -20,6 +20,11 @@ XF_HD uint64_t splitmix64(uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+// checksum_word: one 4-byte word's share of an order-independent checksum
+// (summed mod 2^64), as the UM verification computes it on every GPU and the CPU.
+XF_HD uint64_t checksum_word(uint32_t word, uint64_t index) {
+  return splitmix64((index << 32) ^ word);
+}
 // unit_float: hash -> [0, 1).
 XF_HD float unit_float(uint64_t h) {
   return static_cast<float>(h >> 40) * (1.0f / 16777216.0f);

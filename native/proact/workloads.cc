@@ -2,11 +2,13 @@
 // PROACT paper (Jacobi, PageRank, SSSP, ALS) as Workloads, with their CPU checks.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "common/units.h"
 #include "native/cuda_check.h"
+#include "native/proact/ct.h"
 #include "native/proact/graph.h"
 #include "native/proact/kernels.h"
 #include "native/proact/micro_workload.h"
@@ -41,6 +43,14 @@ class PerGpu {
     upload(devices, v.data(), v.size());
   }
   T* at(int gpu) const { return ptrs_[gpu]; }
+  int size() const { return static_cast<int>(ptrs_.size()); }
+  // download: n elements of GPU `gpu`'s copy.
+  std::vector<T> download(int gpu, size_t n) const {
+    std::vector<T> out(n);
+    XF_CUDA_CHECK(cudaSetDevice(devices_[gpu]));
+    XF_CUDA_CHECK(cudaMemcpy(out.data(), ptrs_[gpu], n * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
 
  private:
   void release() {
@@ -335,6 +345,121 @@ class AlsWorkload : public Workload {
   PerGpu<float> user_values_, item_values_;
 };
 
+// ---------------------------------------------------------------- X-ray CT
+// SIRT reconstruction of the Shepp-Logan phantom from its analytic
+// parallel-beam sinogram (ct.h, ct_math.h). Regions: X0, X1 (the image,
+// double-buffered) and the weighted residual R (b - A x) (one entry per ray).
+// Iteration i is two steps: 2i, the forward projection (each GPU a range of
+// rays, i.e. of views) writes the residual from X[i%2]; 2i+1, the
+// back-projection (each GPU a range of image rows) writes X[(i+1)%2]. Both
+// regions are shared through PROACT every iteration.
+class XrayCtWorkload : public Workload {
+ public:
+  explicit XrayCtWorkload(const WorkloadParams& p)
+      : p_(p), g_{p.ct_size, p.ct_views, ct::default_bins(p.ct_size)} {}
+  std::string name() const override { return "xray_ct"; }
+  Status setup(const std::vector<int>& devices) override {
+    if (g_.n < 8 || g_.views < 2) {
+      return make_error("xray_ct: --ct-size must be at least 8 and --ct-views at least 2");
+    }
+    if (p_.iterations < 2) {
+      return make_error("xray_ct: --iterations must be at least 2 (the check needs a decrease)");
+    }
+    if (b_.empty()) {
+      ct::view_trig(g_, cos_, sin_);
+      b_ = ct::analytic_sinogram(g_);
+      phantom_ = ct::phantom_image(g_.n);
+    }
+    cos_d_.upload(devices, cos_);
+    sin_d_.upload(devices, sin_);
+    b_d_.upload(devices, b_);
+    rinv_d_.upload(devices, nullptr, g_.rays());
+    cinv_d_.upload(devices, nullptr, g_.pixels());
+    objective_d_.upload(devices, nullptr, p_.iterations);
+    for (size_t gi = 0; gi < devices.size(); ++gi) {
+      const int gpu = static_cast<int>(gi);
+      XF_CUDA_CHECK(cudaSetDevice(devices[gi]));
+      launch_ct_weights(g_, cos_d_.at(gpu), sin_d_.at(gpu), rinv_d_.at(gpu), cinv_d_.at(gpu),
+                        nullptr);
+      XF_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    return Status::Ok();
+  }
+  std::vector<RegionSpec> regions() const override {
+    return {{g_.pixels() * 4, 4}, {g_.pixels() * 4, 4}, {g_.rays() * 4, 4}};
+  }
+  int num_steps() const override { return 2 * p_.iterations; }
+  int step_region(int step) const override { return step % 2 == 0 ? 2 : (step / 2 + 1) % 2; }
+  uint32_t rows_per_cta(int) const override { return kBlockThreads; }
+  void reset(const std::vector<std::unique_ptr<Region>>& regions, uint32_t) override {
+    for (int g = 0; g < regions[0]->num_gpus(); ++g) {
+      XF_CUDA_CHECK(cudaSetDevice(regions[0]->device(g)));
+      XF_CUDA_CHECK(cudaMemset(regions[0]->data(g), 0, g_.pixels() * 4));  // x0 = 0.
+      XF_CUDA_CHECK(cudaMemset(objective_d_.at(g), 0, p_.iterations * sizeof(double)));
+    }
+  }
+  void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
+                   const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
+                   cudaStream_t s) override {
+    const int i = step / 2;
+    auto f = [&](int region) { return reinterpret_cast<const float*>(regions[region]->data(gpu)); };
+    if (step % 2 == 0) {
+      launch_ct_forward(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), f(i % 2), b_d_.at(gpu),
+                        rinv_d_.at(gpu), objective_d_.at(gpu) + i, rb, re, s);
+    } else {
+      launch_ct_back(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), f(i % 2), f(2), cinv_d_.at(gpu), rb,
+                     re, s);
+    }
+  }
+  Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
+    const int i = p_.iterations - 1;  // the last iteration: X[i%2] -> residual -> X[(i+1)%2].
+    const float* x_prev = as<float>(host[i % 2]);
+    const float* x_next = as<float>(host[(i + 1) % 2]);
+    Result<std::string> step =
+        ct::check_sirt_iteration(g_, cos_, sin_, b_.data(), x_prev, as<float>(host[2]), x_next,
+                                 kCtRaySamples, kCtPixelSamples, p_.seed);
+    if (!step.ok()) return step.error();
+    // The objective of every iteration, summed over the GPUs' ray ranges.
+    std::vector<double> objective(p_.iterations, 0.0);
+    for (int g = 0; g < objective_d_.size(); ++g) {
+      const std::vector<double> part = objective_d_.download(g, p_.iterations);
+      for (int k = 0; k < p_.iterations; ++k) objective[k] += part[k];
+    }
+    Result<std::string> fit = ct::check_residual_decrease(objective);
+    if (!fit.ok()) return fit.error();
+    std::string vs_one;
+    if (reference_.empty() && objective_d_.size() == 1) {
+      reference_.assign(x_next, x_next + g_.pixels());
+      vs_one = "1-GPU reference image kept";
+    } else if (reference_.empty()) {
+      vs_one = "no 1-GPU image to compare with";
+    } else {
+      Result<std::string> same =
+          ct::compare_images(x_next, reference_.data(), g_.pixels(), kCtImageTolerance);
+      if (!same.ok()) return same.error();
+      vs_one = *same;
+    }
+    char quality[96];
+    std::snprintf(quality, sizeof quality, "|x - phantom|/|phantom| %.4f",
+                  ct::relative_error(x_next, phantom_));
+    return *step + "; " + *fit + "; " + vs_one + "; " + quality;
+  }
+
+ private:
+  // Sampled per check: a ray costs n, a pixel ~6 views of work on the CPU.
+  static constexpr uint64_t kCtRaySamples = 2048, kCtPixelSamples = 4096;
+  // Every output is computed by one thread in a fixed order, whatever the
+  // partition, so the multi-GPU image is expected bit-identical to the 1-GPU
+  // one; the stated tolerance leaves room only for a last-bit difference.
+  static constexpr double kCtImageTolerance = 1e-6;
+  WorkloadParams p_;
+  ct::Geometry g_;
+  std::vector<float> cos_, sin_, b_, phantom_;
+  mutable std::vector<float> reference_;  ///< the first 1-GPU final image.
+  PerGpu<float> cos_d_, sin_d_, b_d_, rinv_d_, cinv_d_;
+  PerGpu<double> objective_d_;  ///< per iteration: this GPU's share of 1/2 |b - Ax|_R^2.
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------- micro
@@ -370,7 +495,8 @@ Result<std::string> MicroWorkload::check(const std::vector<std::vector<char>>& h
 }
 
 const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names = {"micro", "jacobi", "pagerank", "sssp", "als"};
+  static const std::vector<std::string> names = {"micro", "jacobi", "pagerank",
+                                                 "sssp",  "als",    "xray_ct"};
   return names;
 }
 
@@ -382,8 +508,10 @@ Result<std::unique_ptr<Workload>> make_workload(const std::string& name,
   if (name == "pagerank") return std::unique_ptr<Workload>(new PageRankWorkload(params));
   if (name == "sssp") return std::unique_ptr<Workload>(new SsspWorkload(params));
   if (name == "als") return std::unique_ptr<Workload>(new AlsWorkload(params));
+  if (name == "xray_ct") return std::unique_ptr<Workload>(new XrayCtWorkload(params));
   return make_error("--workload: unknown workload '" + name + "'" +
-                    did_you_mean(name, workload_names()) + " (micro, jacobi, pagerank, sssp, als)");
+                    did_you_mean(name, workload_names()) +
+                    " (micro, jacobi, pagerank, sssp, als, xray_ct)");
 }
 
 }  // namespace xferlab::proact
