@@ -215,7 +215,7 @@ Result<std::string> check_residual_decrease(const std::vector<double>& f) {
     }
   }
   return "data-fit |b-Ax|_R^2/2 " + sci(f.front()) + " -> " + sci(f.back()) +
-         ", decreasing in all " + std::to_string(f.size()) + " iterations";
+         " (decreasing in all " + std::to_string(f.size()) + " iterations)";
 }
 
 Result<std::string> compare_images(const float* got, const float* ref, uint64_t count,

@@ -58,11 +58,7 @@ for w in micro $apps; do
     $app_trace
 done
 
-if command -v zstd > /dev/null; then
-  find "$out/traces" -name '*.xft' -exec zstd -q --rm -T0 -12 {} +
-else
-  echo "run_all: zstd not installed: traces left uncompressed" >&2
-fi
+compress_traces "$out/traces"
 
 # Summary: best time per mechanism for the microbenchmark, chosen configs per workload.
 echo

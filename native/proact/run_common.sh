@@ -1,6 +1,6 @@
 # native/proact/run_common.sh — sourced by run_all.sh and run_validation.sh
 # (set `out` and `script` first): finds the proact binary, writes
-# OUT/provenance.txt, and defines run_into.
+# OUT/provenance.txt, and defines run_into and compress_traces.
 # The binary: $PROACT, else proact next to these scripts, else dist/bin/proact,
 # else bazel-bin. GPU count: $PROACT_GPUS (default 2).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,5 +36,15 @@ run_into() {
   else
     echo "$script: $name FAILED (exit $?): $(grep -v '^workload,\|^[a-z]*,[0-9]' "$dir/$name.log" | tail -1)"
     failures=$((failures + 1))
+  fi
+}
+
+# compress_traces DIR: zstd every .xft under DIR (the GPU hosts may lack zstd:
+# then they stay uncompressed, with a warning).
+compress_traces() {
+  if command -v zstd > /dev/null; then
+    find "$1" -name '*.xft' -exec zstd -q --rm -T0 -12 {} +
+  else
+    echo "$script: zstd not installed: traces left uncompressed" >&2
   fi
 }

@@ -33,10 +33,6 @@ for w in jacobi pagerank sssp als xray_ct; do
   run proact ${w}_cdp_g$gpus --workload $w $app --mechanism cdp --threads 1024 \
     --trace-chunks 256KiB --trace-agent-sample 0
 done
-if command -v zstd > /dev/null; then
-  find "$out" -name '*.xft' -exec zstd -q --rm -T0 -12 {} +
-else
-  echo "run_validation: zstd not installed: traces left uncompressed" >&2
-fi
+compress_traces "$out"
 echo "run_validation: $failures failed invocation(s); $(( $(date +%s) - start )) s; $(du -sh "$out" | cut -f1) in $out"
 [ $failures -eq 0 ]

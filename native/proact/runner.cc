@@ -137,9 +137,13 @@ Status Runner::prepare(const RunConfig& c) {
     if (managed) {
       // Best hints found for "one producer, every peer reads all": read-mostly
       // (prefetch then duplicates pages on each reader), each part homed on
-      // its producer (the micro has one producer, GPU 0).
+      // its producer (the micro has one producer, GPU 0). On one GPU there is
+      // no other reader, and writes to read-mostly pages fault page by page
+      // (1x H200: Jacobi 13.7 s per run instead of 7.5 ms, docs/proact.md).
       cudaMemLocation home{cudaMemLocationTypeDevice, options_.devices[0]};
-      XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetReadMostly, home));
+      if (num_gpus() > 1) {
+        XF_CUDA_CHECK(cudaMemAdvise((*region)->data(0), bytes, cudaMemAdviseSetReadMostly, home));
+      }
       for (int g = 0; g < num_gpus(); ++g) {
         if (parts[g].row_begin >= parts[g].row_end) continue;
         const uint64_t b0 = parts[g].row_begin * s.row_bytes, b1 = parts[g].row_end * s.row_bytes;
