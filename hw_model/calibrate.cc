@@ -415,6 +415,12 @@ struct Calibrator {
 
   void note(const std::string& key, const std::string& file, const std::string& what) {
     out.platform.sources[key] = "fitted to " + file + " (" + what + ") by xferlab calibrate";
+    std::string rel = file;  // fitted_on paths are relative to traces/real
+    if (const size_t at = rel.find("traces/real/"); at != std::string::npos) rel.erase(0, at + 12);
+    std::string& fitted = out.platform.fitted_on;
+    if (("; " + fitted + ";").find("; " + rel + ";") == std::string::npos) {
+      fitted += (fitted.empty() ? "" : "; ") + rel;
+    }
   }
 
   Status link(const char* section, LinkFormat& format, const std::string& target, int64_t links,

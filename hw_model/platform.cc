@@ -175,6 +175,8 @@ const std::vector<Field>& fields() {
     top("name", &Platform::name, "preset name");
     top("description", &Platform::description, "one-line description");
     top("source", &Platform::source, "where the machine's numbers come from");
+    top("fitted_on", &Platform::fitted_on,
+        "measurements fitted constants come from: '; '-separated path globs under traces/real");
     add_section(f, "gpu", &Platform::gpu);
     add_section(f, "cpu", &Platform::cpu);
     add_section(f, "topology", &Platform::topology);

@@ -80,6 +80,10 @@ struct Platform {
   std::string description;       ///< one line.
   std::string source;            ///< where the machine's numbers come from.
   std::string origin;            ///< file it was loaded from ("" if built in code).
+  /// Measurements the fitted constants come from, "; "-separated path globs
+  /// relative to traces/real (files or traces); `xferlab validate` labels a
+  /// trace matching one in-sample, every other held-out (docs/validation.md).
+  std::string fitted_on;
 
   GpuConfig gpu;
   CpuConfig cpu;

@@ -30,6 +30,9 @@ const Param<S> kSoftwareParams[] = {
      &S::memcpy_initiation_ns},
     {"store_bytes_per_thread", Unit::kSizeBytes, "inline: bytes per store per thread",
      &S::store_bytes_per_thread},
+    {"memcpy_streams", Unit::kNone,
+     "streams a GPU's peer copies go to, round robin in peer order (0 = one per copy)",
+     &S::memcpy_streams},
     {"cdp_launch_interval", Unit::kTimeNs,
      "device launches of one GPU are serialized at this interval (0 = unlimited)",
      &S::cdp_launch_interval_ns},
@@ -56,6 +59,7 @@ Status SoftwareConfig::validate() const {
   if (!(counter_update_ns >= 0)) return make_error("key 'counter_update': must be >= 0");
   if (cdp_max_pending < 1) return make_error("key 'cdp_max_pending': must be >= 1");
   if (!(memcpy_initiation_ns >= 0)) return make_error("key 'memcpy_initiation': must be >= 0");
+  if (memcpy_streams < 0) return make_error("key 'memcpy_streams': must be >= 0");
   if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
   if (!(cdp_launch_interval_ns >= 0)) return make_error("key 'cdp_launch_interval': must be >= 0");
   if (!(polling_sm_share >= 0 && polling_sm_share < 1))

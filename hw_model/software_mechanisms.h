@@ -33,6 +33,9 @@ struct SoftwareConfig {
   int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
   double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
   double store_bytes_per_thread = 4;  ///< inline: bytes per store instruction per thread.
+  int64_t memcpy_streams = 1;         ///< streams a GPU's peer copies are issued on, round
+                                      ///< robin in peer order (proact: 1, so they run one
+                                      ///< after another); 0 = each copy on its own stream.
   // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
   double cdp_launch_interval_ns = 0;  ///< device launches of one GPU are serialized at this
                                       ///< interval (0 = not limited).

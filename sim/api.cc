@@ -14,6 +14,7 @@
 #include "common/units.h"
 #include "sim/isolated.h"
 #include "sim/machine.h"
+#include "sim/platform_choice.h"
 #include "sim/trace_adapter.h"
 
 namespace xferlab::sim {
@@ -33,6 +34,7 @@ struct Prepared {
   ReplayInput input;
   Machine machine;
   std::string preset;
+  std::string fitted_on;  ///< the preset's fitting set (hw_model::Platform::fitted_on).
 };
 
 // With `measured_only`, a trace without a replayable measured mechanism is
@@ -43,8 +45,25 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                          bool measured_only = false) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
-  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset};
-  if (preset.empty()) preset = in->platform_hint.empty() ? kDefaultPreset : in->platform_hint;
+  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset, ""};
+  const TraceMachine traced{in->gpu_model, in->num_gpus, in->topology_text};
+  if (preset.empty() && !in->platform_hint.empty()) preset = in->platform_hint;
+  if (preset.empty()) {
+    Result<PresetChoice> c = choose_preset(traced, kDefaultPreset);
+    if (!c.ok()) return make_error(trace + ": " + c.error().message);
+    preset = c->preset;
+  } else if (gpus == 0) {
+    // Never stretch a 2-GPU pair to a larger run silently (--gpus N does).
+    Result<hw_model::Platform> pl = hw_model::load_platform(preset);
+    if (pl.ok() && pl->topology.kind == hw_model::TopologyKind::kDirectPair &&
+        in->num_gpus > pl->gpu.count) {
+      return make_error(trace + ": platform " + preset + " is a direct pair of " +
+                        std::to_string(pl->gpu.count) + " GPUs, the trace has " +
+                        std::to_string(in->num_gpus) + " (" + describe(traced) +
+                        "); leave --platform out to choose a fitting preset, or pass --gpus " +
+                        std::to_string(in->num_gpus) + " to scale the pair as an NVLink mesh");
+    }
+  }
   const uint32_t n = std::max(gpus, in->num_gpus);
   // A polling trace's agent ran with its own thread count; user --set wins.
   std::vector<std::string> all_sets;
@@ -54,7 +73,10 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
   Result<Machine> m = load_machine(preset, all_sets, n);
   if (!m.ok()) return m.error();
-  Prepared p{separate_data_generation(*in, *m), *m, preset};
+  Prepared p{separate_data_generation(*in, *m), *m, preset, ""};
+  if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
+    p.fitted_on = pl->fitted_on;
+  }
   if (n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
   if (chunk_bytes > 0) {
     Result<ReplayInput> r = rechunk(p.input, chunk_bytes);
@@ -217,13 +239,16 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                             {"traced_span_us", 6},
                             {"sim_us", 6},
                             {"error_pct", 3},
+                            {"comm_error_pct", 3},
+                            {"sample"},
                             {"within_tolerance"},
                             {"data_from"},
                             {"file"}}),
                      {},
                      {},
                      {},
-                     0};
+                     0,
+                     {}};
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
   for (size_t ti = 0; ti < traces.size(); ++ti) {
     if (req.progress && ti > 0) req.progress(ti, traces.size());
@@ -275,16 +300,32 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
     const double e = error_pct(r->end_to_end_ns, meas.reference_ns());
     out.abs_error_pct.push_back(std::fabs(e));
     // Compute-only traces check the data-generation timeline; the others a
-    // transfer mechanism's model too: summarized separately.
+    // transfer mechanism's model too: summarized separately, and apart for
+    // cases in and out of the preset's fitting set.
     const bool transfer = m != Mechanism::kInfinite;
     if (transfer) out.transfer_abs_error_pct.push_back(std::fabs(e));
     if (std::fabs(e) > req.tolerance_pct) ++out.beyond_tolerance;
-    const std::string& variant = meas.trace_mechanism;
+    const std::string sample = in_sample(p->fitted_on, t) ? "in-sample" : "held-out";
+    const double comm_e =
+        transfer && meas.host_median_ns > 0
+            ? comm_error_pct(r->end_to_end_ns, meas.host_median_ns, meas.compute_only_median_ns)
+            : NAN;
+    const std::string variant =
+        meas.trace_mechanism.empty() ? mechanism_name(m) : meas.trace_mechanism;
+    const double ae = std::fabs(e);
+    out.summaries.add("all", ae);
+    out.summaries.add(transfer ? "transfer mechanisms" : "compute-only (none/track)", ae);
+    if (transfer) {
+      out.summaries.add("transfer mechanisms, " + sample, ae);
+      out.summaries.add("communication-only, transfer mechanisms", std::fabs(comm_e));
+      out.summaries.add("communication-only, " + sample, std::fabs(comm_e));
+    }
+    out.summaries.add("mechanism " + variant, ae);
     out.table.add_row(
-        {p->input.name, p->preset, variant.empty() ? mechanism_name(m) : variant,
-         std::string(transfer ? "transfer" : "compute-only"), meas.reference_ns() / 1000,
+        {p->input.name, p->preset, variant, std::string(transfer ? "transfer" : "compute-only"),
+         meas.reference_ns() / 1000,
          meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
-         meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e,
+         meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e, comm_e, sample,
          std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
   }
   if (req.progress) req.progress(traces.size(), traces.size());
@@ -297,18 +338,13 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
 }
 
 std::string validate_summary(const ValidateOutput& output, double tolerance_pct) {
+  if (output.abs_error_pct.empty()) return "";
   std::ostringstream os;
-  auto summary = [&](const char* what, std::vector<double> v) {
-    if (v.empty()) return;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    os << what << ": cases " << n << ", median |error| " << format_number(median, 3)
-       << "%, max |error| " << format_number(v.back(), 3) << "% (tolerance "
-       << format_number(tolerance_pct, 3) << "%)\n";
-  };
-  summary("all", output.abs_error_pct);
-  summary("transfer mechanisms", output.transfer_abs_error_pct);
+  os << "summaries (|error| vs the measured time; communication-only: vs measured minus the\n"
+        "`none` time of the same configuration; in-sample: the preset was fitted on it; "
+        "tolerance "
+     << format_number(tolerance_pct, 3) << "%):\n";
+  output.summaries.write(os, tolerance_pct);
   return os.str();
 }
 

@@ -16,6 +16,7 @@
 #include "common/result.h"
 #include "common/table.h"
 #include "sim/replay_engine.h"
+#include "sim/validation_report.h"
 
 namespace xferlab::sim {
 
@@ -69,11 +70,15 @@ struct ValidateOutput {
   std::vector<double> abs_error_pct;           ///< |error| of every case, table order.
   std::vector<double> transfer_abs_error_pct;  ///< the same, transfer mechanisms only.
   size_t beyond_tolerance = 0;
+  /// |error| per group: all, transfer/compute-only, in-sample vs held-out
+  /// (the preset's fitted_on), communication-only, per mechanism.
+  ErrorSummaries summaries;
 };
 
 Result<ValidateOutput> validate(const ValidateRequest& request);
 
-// validate_summary: "all: cases N, median |error| ...%" lines (empty list: "").
+// validate_summary: a header and one "GROUP: cases N, median |error| ...%"
+// line per group of ValidateOutput::summaries (no cases: "").
 std::string validate_summary(const ValidateOutput& output, double tolerance_pct);
 
 // ---- sweep ------------------------------------------------------------------
@@ -121,7 +126,8 @@ Status append_rows(Table& table, const std::string& bytes);
 
 // ---- defaults -----------------------------------------------------------------
 
-// Default preset when neither --platform nor the trace's "platform" parameter names one.
+// Default preset when neither --platform nor the trace's "platform" parameter
+// names one and the trace records no GPU model (else platform_choice.h picks).
 inline constexpr const char* kDefaultPreset = "h200x2_nvlink4";
 // Default directory of committed real traces for `validate` (overridden by
 // --dir or $XFERLAB_REAL_TRACES).

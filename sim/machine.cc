@@ -58,9 +58,13 @@ Status MechanismCosts::validate() const {
   if (polling_sm_share < 0 || polling_sm_share >= 1) {
     return make_error("machine: polling SM share must be in [0, 1)");
   }
-  for (double v : {memcpy_issue_ns, copy_engine_bw_bytes_per_s, inline_store_bytes,
-                   agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s,
-                   cdp_launch_ns, cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
+  if (copy_engines < 1 || memcpy_streams < 0) {
+    return make_error("machine: copy engines must be >= 1 and memcpy streams >= 0");
+  }
+  for (double v : {memcpy_issue_ns, memcpy_stream_gap_ns, copy_engine_bw_bytes_per_s,
+                   inline_store_bytes, agent_packet_bytes, polling_period_ns,
+                   polling_copy_bw_bytes_per_s, cdp_launch_ns, cdp_launch_interval_ns,
+                   cdp_copy_bw_bytes_per_s}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
   }
   if (Status s = counter_unit.validate(); !s.ok()) {
@@ -162,15 +166,18 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) 
   }
 
   MechanismCosts& c = m.costs;
-  // Copy engines: the GPU's engines together, each capped by its
-  // outstanding-packet window (CopyEngine).
+  // Copy engines: each capped by its outstanding-packet window
+  // (CopyEngine); the program's streams decide how many copy at once.
   Result<hw::LinkModel> lm = hw::LinkModel::create(p.gpu_link);
   if (!lm.ok()) return lm.error();
   Result<hw::CopyEngine> engine = hw::CopyEngine::create(p.copy_engine);
   if (!engine.ok()) return engine.error();
   c.memcpy_issue_ns = engine->issue_ns();
-  c.copy_engine_bw_bytes_per_s =
-      engine->throughput_bytes_per_s(*lm, links) * static_cast<double>(p.copy_engine.engines);
+  c.copy_engine_bw_bytes_per_s = engine->throughput_bytes_per_s(*lm, links);
+  c.copy_engines = p.copy_engine.engines;
+  c.memcpy_streams = p.software.memcpy_streams;
+  // A busy stream's next copy was pushed long ago; only the engine's start remains.
+  c.memcpy_stream_gap_ns = p.copy_engine.engine_start_ns;
   // Software agents (SoftwareMechanisms; the CDP launch from NotificationModel).
   Result<hw::SoftwareMechanisms> sw = hw::SoftwareMechanisms::create(p.software, p.notification);
   if (!sw.ok()) return sw.error();

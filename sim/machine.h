@@ -61,7 +61,13 @@ void set_simple_packetization(LinkSpec& link, double max_payload_bytes, double h
 struct MechanismCosts {
   // cudaMemcpy: the host issues one copy per destination after the kernel.
   double memcpy_issue_ns = 0;             ///< CopyEngine::issue_ns, per copy.
-  double copy_engine_bw_bytes_per_s = 0;  ///< per copy cap; 0 = link-bound.
+  double copy_engine_bw_bytes_per_s = 0;  ///< one engine's (one copy's) cap; 0 = link-bound.
+  int64_t copy_engines = 1;               ///< engines of a GPU that copy at once.
+  /// Streams a GPU's copies are issued on, round robin in ascending peer
+  /// order; copies of one stream run one after another. 0 = every copy on
+  /// its own stream (all concurrent, sharing the GPU's engines).
+  int64_t memcpy_streams = 0;
+  double memcpy_stream_gap_ns = 0;  ///< a stream's next copy starts this long after the last.
   // Inline stores.
   double inline_store_bytes = 0;  ///< link transaction size; 0 = chunk's store granularity.
   // SM copy agents (polling, its TMA variant, CDP children) write at most

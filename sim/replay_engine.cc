@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <simgrid/s4u.hpp>
 
 #include "sim/isolated.h"
@@ -202,7 +203,14 @@ double total_payload(const KernelInput& k) {
 
 // ---- Mechanisms: one function per producer actor ---------------------------
 
-// memcpy: the host issues one copy per destination after the kernel ends.
+// memcpy: after the kernel the host issues one copy per destination,
+// memcpy_issue_ns apart. With memcpy_streams = s > 0 the copies go round
+// robin onto s streams in ascending peer order, as the program issues them
+// (proact: one stream per GPU); a stream's copies run one after another, the
+// next memcpy_stream_gap_ns after the last ends, each on one copy engine
+// (lane). GPUs that issue in the same order meet at the same destination (on
+// a switch its port is shared). memcpy_streams = 0: every copy concurrent on
+// its own stream, in rotated order, the engines' rate shared.
 void run_memcpy(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double ke = kb + k.duration_ns;
@@ -212,12 +220,35 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
   const WireCost cost = run.machine->gpu_link.bulk(payload);
   std::deque<Flight> flights;
   double issue = ke;
-  for (uint32_t d : dests(run, k)) {
-    issue += c.memcpy_issue_ns;
-    run.sleep_until(issue);
-    flights.push_back(start_flight(run, k.gpu, 0, Target{d, 1}, 0, payload, cost));
+  std::vector<uint32_t> ds = dests(run, k);
+  if (c.memcpy_streams == 0) {
+    for (uint32_t d : ds) {
+      issue += c.memcpy_issue_ns;
+      run.sleep_until(issue);
+      flights.push_back(start_flight(run, k.gpu, 0, Target{d, 1}, 0, payload, cost));
+    }
+    finish_all(run, flights);
+    return;
   }
-  finish_all(run, flights);
+  std::sort(ds.begin(), ds.end());
+  const size_t streams = std::min<size_t>(static_cast<size_t>(c.memcpy_streams), ds.size());
+  std::vector<std::optional<Flight>> last(streams);
+  for (size_t i = 0; i < ds.size(); ++i) {
+    issue += c.memcpy_issue_ns;
+    std::optional<Flight>& prev = last[i % streams];
+    double start = issue;
+    if (prev) {
+      finish_flight(run, *prev);
+      start = std::max(start, now_ns() + c.memcpy_stream_gap_ns);
+      prev.reset();
+    }
+    run.sleep_until(start);
+    const uint32_t lane = run.lanes > 0 ? static_cast<uint32_t>(i % streams) % run.lanes : 0;
+    prev = start_flight(run, k.gpu, lane, Target{ds[i], 1}, 0, payload, cost);
+  }
+  for (std::optional<Flight>& f : last) {
+    if (f) finish_flight(run, *f);
+  }
 }
 
 // inline: each chunk's stores go to every peer as its writers issue them,
@@ -455,8 +486,17 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
     return bw > 0 ? SourceLanes{1, bw * m.gpu_link.bulk(pkt).wire_bytes / pkt} : SourceLanes{};
   };
   switch (mech) {
-    case Mechanism::kMemcpy:
-      return payload_cap(c.copy_engine_bw_bytes_per_s, m.gpu_link.max_payload_bytes);
+    case Mechanism::kMemcpy: {
+      // Concurrent copies share all engines through one cap; streamed
+      // copies run each on one engine (lane), as many lanes as can be busy.
+      const double engines = static_cast<double>(c.copy_engines);
+      if (c.memcpy_streams == 0) {
+        return payload_cap(c.copy_engine_bw_bytes_per_s * engines, m.gpu_link.max_payload_bytes);
+      }
+      SourceLanes l = payload_cap(c.copy_engine_bw_bytes_per_s, m.gpu_link.max_payload_bytes);
+      if (l.lanes > 0) l.lanes = static_cast<uint32_t>(std::min(c.copy_engines, c.memcpy_streams));
+      return l;
+    }
     case Mechanism::kPolling:
       return payload_cap(c.polling_copy_bw_bytes_per_s, agent_packet_payload(m));
     case Mechanism::kCdp: {

@@ -73,7 +73,11 @@ struct Measured {
   /// validate compares against (docs/validation.md, "What is measured").
   double host_median_ns = 0;
   std::string host_median_source;  ///< the CSV file it came from.
-  bool truncated = false;          ///< the trace lost events (covers part of the run).
+  /// Host median of the compute-only (`none`) run of the same configuration
+  /// in that CSV, 0 if not found: measured minus it is the communication
+  /// time validate's communication-only error is relative to.
+  double compute_only_median_ns = 0;
+  bool truncated = false;  ///< the trace lost events (covers part of the run).
   /// A transfer agent's run (polling, polling_tma, cdp) traced after a host
   /// gap (proact traces without `traced_run`, before 2026-11-22 run 3): such
   /// runs took 7-31% longer than the untraced median on 2x H200, so the
@@ -88,6 +92,8 @@ struct Measured {
 struct ReplayInput {
   std::string name;           ///< for tables (trace file stem).
   std::string platform_hint;  ///< preset the trace names (parameter "platform"), or "".
+  std::string gpu_model;      ///< GPU name the trace records ("NVIDIA H200"), or "".
+  std::string topology_text;  ///< `nvidia-smi topo -m` as recorded, or "".
   uint32_t num_gpus = 0;
   std::vector<IterationInput> iterations;
   std::optional<Measured> measured;

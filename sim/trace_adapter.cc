@@ -82,12 +82,20 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return out;
 }
 
-// host_median: proact's results row for this trace file: the CSV the run
+// ResultsRow: proact's results row for this trace file: the CSV the run
 // wrote (parameter `csv`, looked up by file name beside the trace or one
 // folder up), the row whose `trace` column names this file; time_ms there
-// is the median host wall time of the untraced repetitions.
-std::optional<std::pair<double, std::string>> host_median(const std::string& trace_path,
-                                                          const std::string& csv_param) {
+// is the median host wall time of the untraced repetitions. compute_only_ms
+// is the `none` row of the same workload, GPU count and chunk size in that
+// CSV (any chunk size when that one is missing: the compute-only time does
+// not depend on it), 0 if none.
+struct ResultsRow {
+  double time_ms = 0;
+  double compute_only_ms = 0;
+  std::string csv;  ///< file name
+};
+
+std::optional<ResultsRow> results_row(const std::string& trace_path, const std::string& csv_param) {
   namespace fs = std::filesystem;
   const fs::path trace(trace_path);
   const std::string file =
@@ -104,14 +112,37 @@ std::optional<std::pair<double, std::string>> host_median(const std::string& tra
     };
     const size_t trace_col = col("trace"), time_col = col("time_ms");
     if (trace_col >= header.size() || time_col >= header.size()) continue;
+    const size_t cols[] = {col("workload"), col("gpus"), col("chunk_bytes")};
+    const size_t mech_col = col("mechanism");
+    std::vector<std::vector<std::string>> rows;
     while (std::getline(in, line)) {
-      const std::vector<std::string> f = split_csv_line(line);
-      if (f.size() <= std::max(trace_col, time_col)) continue;
-      if (fs::path(f[trace_col]).filename() != file) continue;
+      std::vector<std::string> f = split_csv_line(line);
+      if (f.size() > std::max(trace_col, time_col)) rows.push_back(std::move(f));
+    }
+    auto ms = [&](const std::vector<std::string>& f) {
       char* end = nullptr;
-      const double ms = std::strtod(f[time_col].c_str(), &end);
-      if (end == f[time_col].c_str() || !(ms > 0)) continue;
-      return std::make_pair(ms * 1e6, csv.filename().string());
+      const double v = std::strtod(f[time_col].c_str(), &end);
+      return end == f[time_col].c_str() || !(v > 0) ? 0.0 : v;
+    };
+    auto cell = [](const std::vector<std::string>& f, size_t c) {
+      return c < f.size() ? f[c] : std::string();
+    };
+    for (const std::vector<std::string>& f : rows) {
+      if (fs::path(f[trace_col]).filename() != file || ms(f) <= 0) continue;
+      ResultsRow r{ms(f), 0, csv.filename().string()};
+      for (const bool same_chunk : {true, false}) {
+        for (const std::vector<std::string>& g : rows) {
+          if (cell(g, mech_col) != "none" || cell(g, cols[0]) != cell(f, cols[0]) ||
+              cell(g, cols[1]) != cell(f, cols[1]) ||
+              (same_chunk && cell(g, cols[2]) != cell(f, cols[2])) || ms(g) <= 0) {
+            continue;
+          }
+          r.compute_only_ms = ms(g);
+          break;
+        }
+        if (r.compute_only_ms > 0) break;
+      }
+      return r;
     }
   }
   return std::nullopt;
@@ -505,14 +536,17 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     const auto lost = md.parameter("lost_events");
     m.truncated = lost && std::atoll(lost->c_str()) > 0;
     if (auto csv = md.parameter("csv"); csv && !m.truncated) {
-      if (auto hm = host_median(path, *csv)) {
-        m.host_median_ns = hm->first;
-        m.host_median_source = hm->second;
+      if (std::optional<ResultsRow> row = results_row(path, *csv)) {
+        m.host_median_ns = row->time_ms * 1e6;
+        m.host_median_source = row->csv;
+        m.compute_only_median_ns = row->compute_only_ms * 1e6;
       }
     }
     in.measured = m;
   }
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
+  if (!md.gpus.empty()) in.gpu_model = md.gpus.front().model;
+  in.topology_text = md.machine.topology;
   if (auto th = md.parameter("threads")) {
     if (const int n = std::atoi(th->c_str()); n > 0) in.agent_threads = static_cast<uint32_t>(n);
   }

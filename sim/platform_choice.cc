@@ -1,0 +1,201 @@
+// sim/platform_choice.cc — preset choice from the trace's machine record.
+#include "sim/platform_choice.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace xferlab::sim {
+
+namespace hw = hw_model;
+
+std::string gpu_family(std::string_view model) {
+  // The first word that is one or two letters and digits, maybe with a
+  // letter suffix (H200, V100, K40m -> K40, GH200), upper-cased.
+  std::string word;
+  auto take = [](const std::string& w) {
+    size_t i = 0;
+    while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i]))) ++i;
+    if (i == 0 || i > 2 || i == w.size()) return std::string();
+    size_t j = i;
+    while (j < w.size() && std::isdigit(static_cast<unsigned char>(w[j]))) ++j;
+    if (j == i) return std::string();
+    for (size_t k = j; k < w.size(); ++k)  // a letter suffix (K40m) is not the family
+      if (!std::isalpha(static_cast<unsigned char>(w[k]))) return std::string();
+    return w.substr(0, j);
+  };
+  for (size_t i = 0; i <= model.size(); ++i) {
+    const char c = i < model.size() ? model[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      continue;
+    }
+    if (std::string f = take(word); !f.empty()) return f;
+    word.clear();
+  }
+  return "";
+}
+
+std::optional<TopologySummary> parse_topology(std::string_view text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in{std::string(text)};
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("GPU", 0) != 0 || line.size() < 4 ||
+        !std::isdigit(static_cast<unsigned char>(line[3]))) {
+      continue;
+    }
+    std::istringstream ls(line);
+    std::vector<std::string> cells;
+    for (std::string c; ls >> c;) cells.push_back(c);
+    rows.push_back(std::move(cells));
+  }
+  if (rows.empty()) return std::nullopt;
+  TopologySummary t;
+  t.gpus = static_cast<uint32_t>(rows.size());
+  t.min_nvlinks = INT64_MAX;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (size_t j = 0; j < rows.size(); ++j) {
+      if (i == j || j + 1 >= rows[i].size()) continue;
+      const std::string& c = rows[i][j + 1];
+      const int64_t links = c.rfind("NV", 0) == 0 ? std::atoll(c.c_str() + 2) : 0;
+      t.min_nvlinks = std::min(t.min_nvlinks, links);
+      t.max_nvlinks = std::max(t.max_nvlinks, links);
+    }
+  }
+  if (t.min_nvlinks == INT64_MAX) t.min_nvlinks = 0;
+  return t;
+}
+
+namespace {
+
+const char* kind_name(hw::TopologyKind k) {
+  switch (k) {
+    case hw::TopologyKind::kDirectPair: return "direct_pair";
+    case hw::TopologyKind::kNvlinkMesh: return "nvlink_mesh";
+    case hw::TopologyKind::kNvswitch: return "nvswitch";
+    case hw::TopologyKind::kPcieTree: return "pcie_tree";
+  }
+  return "?";
+}
+
+std::string summary(const std::string& name, const hw::Platform& p) {
+  return name + " (" + std::to_string(p.gpu.count) + " x " + p.gpu.model + ", " +
+         kind_name(p.topology.kind) + ")";
+}
+
+}  // namespace
+
+std::string describe(const TraceMachine& m) {
+  std::string s = std::to_string(m.gpus) + " x " + (m.gpu_model.empty() ? "?" : m.gpu_model);
+  if (auto t = parse_topology(m.topology_text); t && t->gpus > 1) {
+    s += t->min_nvlinks == t->max_nvlinks
+             ? " (NV" + std::to_string(t->max_nvlinks) + " between every pair)"
+             : " (NV" + std::to_string(t->min_nvlinks) + "-NV" + std::to_string(t->max_nvlinks) +
+                   " between pairs)";
+  }
+  return s;
+}
+
+std::string fits(const hw::Platform& p, const TraceMachine& m) {
+  const std::string family = gpu_family(m.gpu_model);
+  if (family.empty() || gpu_family(p.gpu.model) != family) {
+    return "GPU " + p.gpu.model + ", trace " + (m.gpu_model.empty() ? "?" : m.gpu_model);
+  }
+  const hw::TopologyConfig& t = p.topology;
+  const int64_t n = m.gpus;
+  if (n > p.gpu.count) {
+    return std::to_string(p.gpu.count) + " GPUs, trace " + std::to_string(n);
+  }
+  if (t.kind == hw::TopologyKind::kDirectPair && n != 2) {
+    return "a direct pair of 2 GPUs, trace " + std::to_string(n);
+  }
+  const std::optional<TopologySummary> topo = parse_topology(m.topology_text);
+  if (!topo || topo->gpus < 2 || n < 2) return "";
+  const bool uniform = topo->min_nvlinks == topo->max_nvlinks;
+  auto links_text = [&] { return "trace NV" + std::to_string(topo->max_nvlinks); };
+  switch (t.kind) {
+    case hw::TopologyKind::kDirectPair:
+    case hw::TopologyKind::kNvlinkMesh:
+      if (!uniform || topo->max_nvlinks != t.links_per_gpu_pair) {
+        return std::to_string(t.links_per_gpu_pair) + " links per GPU pair, " + links_text();
+      }
+      if (t.kind == hw::TopologyKind::kNvlinkMesh && t.gpus_per_group > 0 && t.gpus_per_group < n) {
+        return "mesh groups of " + std::to_string(t.gpus_per_group) + ", trace " +
+               std::to_string(n) + " GPUs all NVLinked";
+      }
+      return "";
+    case hw::TopologyKind::kNvswitch:
+      // Through a switch every pair reports all of a GPU's links.
+      if (!uniform || topo->max_nvlinks != t.links_per_gpu) {
+        return std::to_string(t.links_per_gpu) + " links per GPU into a switch, " + links_text();
+      }
+      return "";
+    case hw::TopologyKind::kPcieTree:
+      if (topo->max_nvlinks > 0) return "PCIe only, " + links_text();
+      return "";
+  }
+  return "";
+}
+
+Result<PresetChoice> choose_preset(const TraceMachine& m,
+                                   const std::vector<std::pair<std::string, hw::Platform>>& presets,
+                                   const std::string& fallback) {
+  if (gpu_family(m.gpu_model).empty()) {
+    return PresetChoice{fallback, "the trace records no GPU model: default preset"};
+  }
+  const std::pair<std::string, hw::Platform>* best = nullptr;
+  for (const auto& np : presets) {
+    if (!fits(np.second, m).empty()) continue;
+    // Prefer the exact GPU count, then the smallest machine that holds the run.
+    if (best == nullptr || (np.second.gpu.count == m.gpus) > (best->second.gpu.count == m.gpus) ||
+        ((np.second.gpu.count == m.gpus) == (best->second.gpu.count == m.gpus) &&
+         np.second.gpu.count < best->second.gpu.count)) {
+      best = &np;
+    }
+  }
+  if (best != nullptr) {
+    return PresetChoice{best->first,
+                        "chosen for " + describe(m) + ": " + summary(best->first, best->second)};
+  }
+  // Nearest: same GPU family first, then by GPU count; three at most.
+  const std::string family = gpu_family(m.gpu_model);
+  std::vector<const std::pair<std::string, hw::Platform>*> order;
+  for (const auto& np : presets) order.push_back(&np);
+  std::stable_sort(order.begin(), order.end(), [&](auto* a, auto* b) {
+    const bool fa = gpu_family(a->second.gpu.model) == family;
+    const bool fb = gpu_family(b->second.gpu.model) == family;
+    if (fa != fb) return fa;
+    return std::llabs(a->second.gpu.count - m.gpus) < std::llabs(b->second.gpu.count - m.gpus);
+  });
+  std::string nearest;
+  for (size_t i = 0; i < order.size() && i < 3; ++i) {
+    nearest += (i ? "; " : "") + summary(order[i]->first, order[i]->second) + ": " +
+               fits(order[i]->second, m);
+  }
+  return make_error("no platform preset fits " + describe(m) + " (nearest: " + nearest +
+                    "); pass --platform PRESET (and --gpus N to scale one)");
+}
+
+Result<PresetChoice> choose_preset(const TraceMachine& m, const std::string& fallback) {
+  static std::mutex mu;
+  static std::vector<std::pair<std::string, hw::Platform>>* cache = nullptr;
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache == nullptr) {
+    cache = new std::vector<std::pair<std::string, hw::Platform>>();
+    for (const std::string& name : hw::list_presets()) {
+      Result<hw::Platform> p = hw::load_platform(name);
+      if (!p.ok()) {
+        delete cache;
+        cache = nullptr;
+        return make_error("preset " + name + ": " + p.error().message);
+      }
+      cache->emplace_back(name, *p);
+    }
+  }
+  return choose_preset(m, *cache, fallback);
+}
+
+}  // namespace xferlab::sim
