@@ -61,10 +61,10 @@ Status MechanismCosts::validate() const {
   if (copy_engines < 1 || memcpy_streams < 0) {
     return make_error("machine: copy engines must be >= 1 and memcpy streams >= 0");
   }
-  for (double v : {memcpy_issue_ns, memcpy_stream_gap_ns, copy_engine_bw_bytes_per_s,
-                   inline_store_bytes, agent_packet_bytes, polling_period_ns,
-                   polling_copy_bw_bytes_per_s, cdp_launch_ns, cdp_launch_interval_ns,
-                   cdp_copy_bw_bytes_per_s}) {
+  for (double v :
+       {memcpy_issue_ns, memcpy_stream_gap_ns, copy_engine_bw_bytes_per_s, inline_store_bytes,
+        agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s, cdp_launch_ns,
+        cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
   }
   if (Status s = counter_unit.validate(); !s.ok()) {
