@@ -204,6 +204,19 @@ void write_timeline(std::ostream& os, const std::vector<ReplayResult>& results) 
 
 // ---- validate ---------------------------------------------------------------
 
+std::string default_real_trace_dir() {
+  if (const char* env = std::getenv("XFERLAB_REAL_TRACES")) return env;
+  std::error_code ec;
+  if (std::filesystem::is_directory(kDefaultRealTraceDir, ec)) return kDefaultRealTraceDir;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed =
+        exe.parent_path().parent_path() / "share" / "xferlab" / "traces" / "real";
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return kDefaultRealTraceDir;
+}
+
 Result<ValidateOutput> validate(const ValidateRequest& req) {
   // Traces found in directories may be other programs' traces (halo
   // exchange, link benchmarks): those are skipped and counted; a trace named
@@ -221,8 +234,7 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
     return make_error("validate: no trace files (*.xft, *.xftrace, *.zst) in " + req.paths[0]);
   }
   if (traces.empty()) {
-    const char* env = std::getenv("XFERLAB_REAL_TRACES");
-    const std::string dir = !req.dir.empty() ? req.dir : env ? env : kDefaultRealTraceDir;
+    const std::string dir = !req.dir.empty() ? req.dir : default_real_trace_dir();
     traces = find_traces(dir);
     named.assign(traces.size(), false);
     if (traces.empty()) {

@@ -56,7 +56,7 @@ struct ValidateRequest {
   /// Traces or directories; a named trace must be replayable, traces found
   /// in directories that are not (halo exchange, benchmarks) are skipped.
   std::vector<std::string> paths;
-  std::string dir;  ///< when `paths` is empty; "" = $XFERLAB_REAL_TRACES or kDefaultRealTraceDir.
+  std::string dir;  ///< when `paths` is empty; "" = default_real_trace_dir().
   std::string platform;
   std::vector<std::string> sets;
   double tolerance_pct = 10;
@@ -132,5 +132,10 @@ inline constexpr const char* kDefaultPreset = "h200x2_nvlink4";
 // Default directory of committed real traces for `validate` (overridden by
 // --dir or $XFERLAB_REAL_TRACES).
 inline constexpr const char* kDefaultRealTraceDir = "traces/real";
+
+// default_real_trace_dir: $XFERLAB_REAL_TRACES, else kDefaultRealTraceDir
+// when it exists (in the repository), else the copy tools/install.sh puts
+// beside an installed binary (BIN/../share/xferlab/traces/real).
+std::string default_real_trace_dir();
 
 }  // namespace xferlab::sim

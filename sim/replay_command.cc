@@ -128,8 +128,8 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
            "         [--set key=value]... [--format table|csv|json] [--captures current|all]\n"
            "Replays each trace with its measured mechanism; prints simulated vs measured time,\n"
            "median and max error; exits 1 if a case exceeds the tolerance (default 10%).\n"
-           "Default traces: every *.xft[race][.zst] (recursively) under $XFERLAB_REAL_TRACES or "
-           "traces/real.\n"
+           "Default traces: every *.xft[race][.zst] (recursively) under $XFERLAB_REAL_TRACES,\n"
+           "traces/real, or an installed copy (PREFIX/share/xferlab/traces/real).\n"
            "Agent runs traced after a host gap (older proact traces) are skipped unless named\n"
            "or --captures all: they are not samples of the untraced median (docs/validation.md).\n";
     return cli::kExitOk;

@@ -15,10 +15,17 @@ value) or ``xferlab.RunError`` (a RuntimeError: the run itself failed), with
 the CLI's one-line message. See docs/python.md.
 """
 
+import os
+
 import numpy as np
 import pandas as pd
 
 from . import _native
+
+try:  # an installed package knows where tools/install.sh put the shared files
+    from ._installed import SHARE_DIR as _SHARE_DIR
+except ImportError:
+    _SHARE_DIR = None
 
 __all__ = ["replay", "validate", "sweep", "read_trace", "UsageError", "RunError", "DEFAULT_PRESET"]
 
@@ -89,7 +96,7 @@ def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, cap
     """Replays measured traces with their own mechanism: one row per case.
 
     ``paths``: traces or directories (default: every committed real trace,
-    $XFERLAB_REAL_TRACES or traces/real). Columns as ``xferlab validate
+    $XFERLAB_REAL_TRACES, traces/real or the installed copy). Columns as ``xferlab validate
     --format csv``. ``df.attrs``: "summary" (median/max |error| lines),
     "skipped" (one line per skipped trace or reason), "beyond_tolerance".
     ``progress``: called as progress(done, total) after each trace.
@@ -98,6 +105,9 @@ def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, cap
         raise UsageError(f"captures '{captures}': expected current or all")
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
         paths = [paths]
+    if not paths and not dir and "XFERLAB_REAL_TRACES" not in os.environ \
+            and not os.path.isdir("traces/real") and _SHARE_DIR:
+        dir = os.path.join(_SHARE_DIR, "traces", "real")  # the installed copy
     t = _native.validate([str(p) for p in (paths or [])], str(dir or ""), platform or "",
                          _sets(sets), float(tolerance), captures == "all", progress)
     df = _frame(t)
