@@ -42,7 +42,7 @@ grep -qF -- '\-\-shard' "$prefix/share/man/man1/xferlab-sweep.1" || fail "sweep 
 
 comp="$prefix/share/bash-completion/completions/xferlab"
 words=$(PATH="$prefix/bin:$PATH" bash -c 'source "$1"; COMP_WORDS=(xferlab va); COMP_CWORD=1
-  _xferlab; echo "${COMPREPLY[*]}"; COMP_WORDS=(xferlab replay t --platform h2); COMP_CWORD=4
+  _xferlab; echo "${COMPREPLY[*]}"; COMP_WORDS=(xferlab replay t --platform h200x2); COMP_CWORD=4
   _xferlab; echo "${COMPREPLY[*]}"' _ "$comp")
 [ "$words" = "$(printf 'validate\nh200x2_nvlink4')" ] || fail "bash completion gave: $words"
 
