@@ -16,11 +16,12 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
   '*.h' '*.cc' '*.cu' '*.cuh' | grep -v '^third_party/' || true)
 [ ${#files[@]} -gt 0 ] || { echo "format: no C++/CUDA files"; exit 0; }
 if [ "$mode" = check ]; then
-  bad=()
-  for f in "${files[@]}"; do
-    [ -f "$f" ] || continue
-    if ! "$fmt" --dry-run -Werror --style=file "$f" >/dev/null 2>&1; then bad+=("$f"); fi
-  done
+  # One clang-format process per 32 files, two at a time: one process per
+  # file dominated the check's time (3.5 min for ~300 files under load).
+  existing=()
+  for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+  mapfile -t bad < <(printf '%s\0' "${existing[@]}" | xargs -0 -n 32 -P 2 \
+    "$fmt" --dry-run -Werror --style=file 2>&1 | sed -n 's/^\([^: ]*\):[0-9]*:[0-9]*: error:.*/\1/p' | sort -u)
   if [ ${#bad[@]} -gt 0 ]; then
     echo "format: ${#bad[@]} file(s) not clang-formatted (run tools/format.sh):" >&2
     printf '  %s\n' "${bad[@]}" >&2
