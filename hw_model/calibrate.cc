@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 
+#include "common/csv.h"
 #include "hw_model/dma_agent.h"
 #include "hw_model/notification.h"
 #include "hw_model/software_mechanisms.h"
@@ -16,95 +17,12 @@ namespace {
 
 // ---------------------------------------------------------------- CSV input
 
-// Csv: a header row and data rows split on ',' (the native programs never
-// quote fields); each row remembers its line number.
-struct Csv {
-  std::string file;
-  std::map<std::string, size_t> columns;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<int> lines;
-};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  return s;
+// measured: a non-negative number of `row` (bench CSVs hold sizes, counts, times).
+Result<double> measured(const CsvRow& row, std::string_view column) {
+  Result<double> v = row.number(column);
+  if (v.ok() && *v < 0) return row.error(column, "'" + std::to_string(*v) + "' is negative");
+  return v;
 }
-
-std::vector<std::string> split_fields(std::string_view line) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    size_t comma = line.find(',', start);
-    out.emplace_back(trim(line.substr(start, comma - start)));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-Result<Csv> parse_csv(std::string_view text, std::string_view file_name,
-                      std::initializer_list<const char*> required) {
-  Csv csv;
-  csv.file = std::string(file_name);
-  int line_no = 0;
-  bool have_header = false;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
-    std::string_view line = trim(text.substr(pos, end - pos));
-    pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
-    ++line_no;
-    if (line.empty() || line.front() == '#') continue;
-    std::vector<std::string> fields = split_fields(line);
-    if (!have_header) {
-      for (size_t i = 0; i < fields.size(); ++i) csv.columns.emplace(fields[i], i);
-      for (const char* name : required)
-        if (!csv.columns.count(name))
-          return make_error(csv.file + ":" + std::to_string(line_no) + ": missing column '" + name +
-                            "' in the header");
-      have_header = true;
-      continue;
-    }
-    csv.rows.push_back(std::move(fields));
-    csv.lines.push_back(line_no);
-  }
-  if (!have_header) return make_error(csv.file + ":1: empty file (no header row)");
-  return csv;
-}
-
-// Field access with one-line errors naming file, line and column.
-class RowReader {
- public:
-  RowReader(const Csv& csv, size_t row) : csv_(csv), row_(row) {}
-  int line() const { return csv_.lines[row_]; }
-  Result<std::string> text(const char* column) const {
-    size_t index = csv_.columns.at(column);
-    const std::vector<std::string>& fields = csv_.rows[row_];
-    if (index >= fields.size())
-      return make_error(where(column) + "missing (row has " + std::to_string(fields.size()) +
-                        " fields)");
-    return fields[index];
-  }
-  Result<double> number(const char* column) const {
-    Result<std::string> t = text(column);
-    if (!t.ok()) return t.error();
-    const std::string& s = *t;
-    char* end = nullptr;
-    double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
-      return make_error(where(column) + "'" + s + "' is not a number");
-    if (v < 0) return make_error(where(column) + "'" + s + "' is negative");
-    return v;
-  }
-
- private:
-  std::string where(const char* column) const {
-    return csv_.file + ":" + std::to_string(line()) + ": column '" + column + "': ";
-  }
-  const Csv& csv_;
-  size_t row_;
-};
 
 #define XF_ASSIGN(lhs, expr)               \
   do {                                     \
@@ -242,24 +160,25 @@ const NotifyBenchRow* find_notify(std::span<const NotifyBenchRow> rows, std::str
 
 Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
                                                    std::string_view file_name) {
-  Csv csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name,
-                           {"test", "target", "pattern", "write_bytes", "stride_bytes", "accesses",
-                            "payload_bytes", "time_ns_median", "payload_bw_bytes_per_s"}));
+  CsvTable csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name));
+  XF_RETURN_IF_ERROR(
+      csv.require({"test", "target", "pattern", "write_bytes", "stride_bytes", "accesses",
+                   "payload_bytes", "time_ns_median", "payload_bw_bytes_per_s"}));
   std::vector<LinkBenchRow> out;
   for (size_t i = 0; i < csv.rows.size(); ++i) {
-    RowReader r(csv, i);
+    const CsvRow r(csv, i);
     LinkBenchRow row;
     row.line = r.line();
     XF_ASSIGN(row.test, r.text("test"));
     XF_ASSIGN(row.target, r.text("target"));
     XF_ASSIGN(row.pattern, r.text("pattern"));
-    XF_ASSIGN(row.write_bytes, r.number("write_bytes"));
-    XF_ASSIGN(row.stride_bytes, r.number("stride_bytes"));
-    XF_ASSIGN(row.accesses, r.number("accesses"));
-    XF_ASSIGN(row.payload_bytes, r.number("payload_bytes"));
-    XF_ASSIGN(row.time_ns, r.number("time_ns_median"));
-    XF_ASSIGN(row.payload_bw_bytes_per_s, r.number("payload_bw_bytes_per_s"));
+    XF_ASSIGN(row.write_bytes, measured(r, "write_bytes"));
+    XF_ASSIGN(row.stride_bytes, measured(r, "stride_bytes"));
+    XF_ASSIGN(row.accesses, measured(r, "accesses"));
+    XF_ASSIGN(row.payload_bytes, measured(r, "payload_bytes"));
+    XF_ASSIGN(row.time_ns, measured(r, "time_ns_median"));
+    XF_ASSIGN(row.payload_bw_bytes_per_s, measured(r, "payload_bw_bytes_per_s"));
     if (row.payload_bw_bytes_per_s <= 0 || row.payload_bytes <= 0 || row.write_bytes <= 0)
       return make_error(csv.file + ":" + std::to_string(row.line) +
                         ": column 'payload_bw_bytes_per_s': sizes and bandwidth must be > 0");
@@ -270,16 +189,17 @@ Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
 
 Result<std::vector<NotifyBenchRow>> parse_notify_bench(std::string_view text,
                                                        std::string_view file_name) {
-  Csv csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name, {"test", "variant", "median_ns"}));
+  CsvTable csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name));
+  XF_RETURN_IF_ERROR(csv.require({"test", "variant", "median_ns"}));
   std::vector<NotifyBenchRow> out;
   for (size_t i = 0; i < csv.rows.size(); ++i) {
-    RowReader r(csv, i);
+    const CsvRow r(csv, i);
     NotifyBenchRow row;
     row.line = r.line();
     XF_ASSIGN(row.test, r.text("test"));
     XF_ASSIGN(row.variant, r.text("variant"));
-    XF_ASSIGN(row.median_ns, r.number("median_ns"));
+    XF_ASSIGN(row.median_ns, measured(r, "median_ns"));
     out.push_back(std::move(row));
   }
   return out;
@@ -287,18 +207,19 @@ Result<std::vector<NotifyBenchRow>> parse_notify_bench(std::string_view text,
 
 Result<std::vector<ProactMicroRow>> parse_proact_micro(std::string_view text,
                                                        std::string_view file_name) {
-  Csv csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name, {"mechanism", "chunk_bytes", "threads", "time_ms"}));
+  CsvTable csv;
+  XF_ASSIGN(csv, parse_csv(text, file_name));
+  XF_RETURN_IF_ERROR(csv.require({"mechanism", "chunk_bytes", "threads", "time_ms"}));
   std::vector<ProactMicroRow> out;
   for (size_t i = 0; i < csv.rows.size(); ++i) {
-    RowReader r(csv, i);
+    const CsvRow r(csv, i);
     ProactMicroRow row;
     row.line = r.line();
     double threads = 0;
     XF_ASSIGN(row.mechanism, r.text("mechanism"));
-    XF_ASSIGN(row.chunk_bytes, r.number("chunk_bytes"));
-    XF_ASSIGN(threads, r.number("threads"));
-    XF_ASSIGN(row.time_ms, r.number("time_ms"));
+    XF_ASSIGN(row.chunk_bytes, measured(r, "chunk_bytes"));
+    XF_ASSIGN(threads, measured(r, "threads"));
+    XF_ASSIGN(row.time_ms, measured(r, "time_ms"));
     row.threads = static_cast<int64_t>(threads);
     out.push_back(std::move(row));
   }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/number.h"
 #include "common/units.h"
 #include "sim/isolated.h"
 #include "sim/machine.h"
@@ -141,12 +142,11 @@ Table replay_table() {
 }  // namespace
 
 Result<uint32_t> parse_count(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1 || v > 64) {
+  const Result<int64_t> v = parse_int(text);
+  if (!v.ok() || *v < 1 || *v > 64) {
     return make_error(flag + " '" + text + "': expected an integer 1..64");
   }
-  return static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(*v);
 }
 
 // ---- replay -----------------------------------------------------------------

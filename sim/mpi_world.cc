@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "common/number.h"
+
 namespace xferlab::sim {
 
 struct MpiWorld::Api {
@@ -37,15 +39,22 @@ bool resolve(void* lib, const char* name, F& out) {
   return out != nullptr;
 }
 
+// env_count: an environment variable holding a count; 0 if unset or not a count.
+int env_count(const char* var) {
+  const char* v = std::getenv(var);
+  const Result<int64_t> n = v ? parse_int(v) : Result<int64_t>(int64_t{0});
+  return n.ok() && *n > 0 && *n < (int64_t{1} << 31) ? static_cast<int>(*n) : 0;
+}
+
 }  // namespace
 
 int MpiWorld::launched_size() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}) {
-    if (const char* v = std::getenv(var)) return std::atoi(v);
+    if (std::getenv(var) != nullptr) return env_count(var);
   }
   // srun with PMIx exports the rank but not always the size.
   if (std::getenv("PMIX_RANK") != nullptr) {
-    if (const char* v = std::getenv("SLURM_NTASKS")) return std::atoi(v);
+    return env_count("SLURM_NTASKS");
   }
   return 0;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/number.h"
 #include "common/output_path.h"
 #include "common/progress.h"
 #include "common/table.h"
@@ -147,10 +148,10 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.platform = a->get("--platform");
   req.sets = a->all("--set");
   req.all_captures = captures == "all";
-  if (!a->get("--tolerance").empty()) {
-    char* end = nullptr;
-    req.tolerance_pct = std::strtod(a->get("--tolerance").c_str(), &end);
-    if (*end != '\0' || !(req.tolerance_pct >= 0)) {
+  if (const std::string text = a->get("--tolerance"); !text.empty()) {
+    const Result<double> pct = parse_double(text);
+    req.tolerance_pct = pct.ok() ? *pct : -1;
+    if (!(req.tolerance_pct >= 0)) {
       return fail(err,
                   make_error("--tolerance '" + a->get("--tolerance") + "': expected a percentage"));
     }

@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <vector>
 
+#include "common/csv.h"
+#include "common/number.h"
 #include "common/units.h"
 #include "traces/event.h"
 #include "traces/id_index.h"
@@ -57,31 +58,6 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// split_csv_line: fields of one CSV line ("..." quoting with "" escapes).
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"', ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        out.back() += ch;
-      }
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      out.emplace_back();
-    } else if (ch != '\r') {
-      out.back() += ch;
-    }
-  }
-  return out;
-}
-
 // ResultsRow: proact's results row for this trace file: the CSV the run
 // wrote (parameter `csv`, looked up by file name beside the trace or one
 // folder up), the row whose `trace` column names this file; time_ms there
@@ -103,38 +79,26 @@ std::optional<ResultsRow> results_row(const std::string& trace_path, const std::
   const fs::path csv_name = fs::path(csv_param).filename();
   for (const fs::path& dir : {trace.parent_path(), trace.parent_path().parent_path()}) {
     const fs::path csv = dir / csv_name;
-    std::ifstream in(csv);
-    std::string line;
-    if (!in || !std::getline(in, line)) continue;
-    const std::vector<std::string> header = split_csv_line(line);
-    const auto col = [&](std::string_view name) {
-      return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    if (!fs::exists(csv)) continue;
+    Result<CsvTable> table = read_csv_file(csv.string());
+    if (!table.ok() || !table->require({"trace", "time_ms"}).ok()) continue;
+    // Cells by column name ("" when absent); time_ms 0 when not a positive number.
+    auto cell = [&](size_t row, std::string_view column) {
+      Result<std::string> t = CsvRow(*table, row).text(column);
+      return t.ok() ? *t : std::string();
     };
-    const size_t trace_col = col("trace"), time_col = col("time_ms");
-    if (trace_col >= header.size() || time_col >= header.size()) continue;
-    const size_t cols[] = {col("workload"), col("gpus"), col("chunk_bytes")};
-    const size_t mech_col = col("mechanism");
-    std::vector<std::vector<std::string>> rows;
-    while (std::getline(in, line)) {
-      std::vector<std::string> f = split_csv_line(line);
-      if (f.size() > std::max(trace_col, time_col)) rows.push_back(std::move(f));
-    }
-    auto ms = [&](const std::vector<std::string>& f) {
-      char* end = nullptr;
-      const double v = std::strtod(f[time_col].c_str(), &end);
-      return end == f[time_col].c_str() || !(v > 0) ? 0.0 : v;
+    auto ms = [&](size_t row) {
+      Result<double> v = CsvRow(*table, row).number("time_ms");
+      return v.ok() && *v > 0 ? *v : 0.0;
     };
-    auto cell = [](const std::vector<std::string>& f, size_t c) {
-      return c < f.size() ? f[c] : std::string();
-    };
-    for (const std::vector<std::string>& f : rows) {
-      if (fs::path(f[trace_col]).filename() != file || ms(f) <= 0) continue;
+    for (size_t f = 0; f < table->rows.size(); ++f) {
+      if (fs::path(cell(f, "trace")).filename() != file || ms(f) <= 0) continue;
       ResultsRow r{ms(f), 0, csv.filename().string()};
       for (const bool same_chunk : {true, false}) {
-        for (const std::vector<std::string>& g : rows) {
-          if (cell(g, mech_col) != "none" || cell(g, cols[0]) != cell(f, cols[0]) ||
-              cell(g, cols[1]) != cell(f, cols[1]) ||
-              (same_chunk && cell(g, cols[2]) != cell(f, cols[2])) || ms(g) <= 0) {
+        for (size_t g = 0; g < table->rows.size(); ++g) {
+          if (cell(g, "mechanism") != "none" || cell(g, "workload") != cell(f, "workload") ||
+              cell(g, "gpus") != cell(f, "gpus") ||
+              (same_chunk && cell(g, "chunk_bytes") != cell(f, "chunk_bytes")) || ms(g) <= 0) {
             continue;
           }
           r.compute_only_ms = ms(g);
@@ -191,13 +155,56 @@ Result<uint64_t> parse_bytes_param(const traces::Metadata& md, const std::string
   return static_cast<uint64_t>(*b);
 }
 
-// chunk_range: "a..b" of parameter region<r>_gpu<g>_chunks (half-open).
-std::optional<std::pair<uint32_t, uint32_t>> chunk_range(const traces::Metadata& md, uint32_t r,
-                                                         uint32_t g) {
-  auto v = md.parameter("region" + std::to_string(r) + "_gpu" + std::to_string(g) + "_chunks");
-  unsigned a = 0, b = 0;
-  if (!v || std::sscanf(v->c_str(), "%u..%u", &a, &b) != 2 || b < a) return std::nullopt;
-  return std::make_pair(a, b);
+// count_param: a whole non-negative integer parameter; nullopt if absent.
+Result<std::optional<uint64_t>> count_param(const traces::Metadata& md, const std::string& key,
+                                            const std::string& path) {
+  auto v = md.parameter(key);
+  if (!v) return std::optional<uint64_t>{};
+  Result<uint64_t> n = parse_uint(*v);
+  if (!n.ok()) return make_error(path + ": parameter " + key + ": " + n.error().message);
+  return std::optional<uint64_t>{*n};
+}
+
+// read_geometry: chunk size, CTA sampling and the regions of each step.
+Result<Geometry> read_geometry(const traces::Metadata& md, const std::string& path) {
+  Geometry geo;
+  Result<uint64_t> cb = parse_bytes_param(md, "chunk_size", path);
+  if (!cb.ok()) return cb.error();
+  geo.chunk_bytes = *cb;
+  Result<std::optional<uint64_t>> sample = count_param(md, "trace_cta_sample", path);
+  if (!sample.ok()) return sample.error();
+  if (*sample && **sample > 0) geo.cta_sample = static_cast<uint32_t>(**sample);
+  if (auto v = md.parameter("step_regions")) {
+    std::string_view rest = *v;
+    while (!rest.empty()) {
+      const size_t comma = std::min(rest.find(','), rest.size());
+      Result<uint64_t> region = parse_uint(rest.substr(0, comma));
+      if (!region.ok()) {
+        return make_error(path + ": parameter step_regions: " + region.error().message);
+      }
+      geo.step_regions.push_back(static_cast<uint32_t>(*region));
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+  }
+  return geo;
+}
+
+// chunk_range: "a..b" of parameter region<r>_gpu<g>_chunks (half-open);
+// nullopt if absent.
+Result<std::optional<std::pair<uint32_t, uint32_t>>> chunk_range(const traces::Metadata& md,
+                                                                 uint32_t r, uint32_t g,
+                                                                 const std::string& path) {
+  const std::string key = "region" + std::to_string(r) + "_gpu" + std::to_string(g) + "_chunks";
+  auto v = md.parameter(key);
+  if (!v) return std::optional<std::pair<uint32_t, uint32_t>>{};
+  const size_t dots = v->find("..");
+  Result<uint64_t> a = parse_uint(std::string_view(*v).substr(0, dots));
+  Result<uint64_t> b = parse_uint(dots == std::string::npos ? "" : v->substr(dots + 2));
+  if (!a.ok() || !b.ok() || *b < *a || *b > UINT32_MAX) {
+    return make_error(path + ": parameter " + key + ": '" + *v + "' is not a range a..b");
+  }
+  return std::optional<std::pair<uint32_t, uint32_t>>{
+      std::make_pair(static_cast<uint32_t>(*a), static_cast<uint32_t>(*b))};
 }
 
 }  // namespace
@@ -320,20 +327,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   }
   if (kernels.empty()) return make_error(path + ": " + std::string(kNoProducerKernels));
 
-  Geometry geo;
-  Result<uint64_t> cb = parse_bytes_param(md, "chunk_size", path);
-  if (!cb.ok()) return cb.error();
-  geo.chunk_bytes = *cb;
-  if (auto v = md.parameter("trace_cta_sample"))
-    geo.cta_sample = std::max(1, std::atoi(v->c_str()));
-  if (auto v = md.parameter("step_regions")) {
-    for (size_t pos = 0; pos < v->size();) {
-      geo.step_regions.push_back(static_cast<uint32_t>(std::atoi(v->c_str() + pos)));
-      pos = v->find(',', pos);
-      if (pos == std::string::npos) break;
-      ++pos;
-    }
-  }
+  Result<Geometry> geometry = read_geometry(md, path);
+  if (!geometry.ok()) return geometry.error();
+  const Geometry& geo = *geometry;
 
   // Chunks (CTA writes and counter zeros), keyed by GPU, kernel, chunk.
   std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc> chunks;
@@ -375,9 +371,10 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     iterations = std::max(iterations, v.size());
   }
   in.num_gpus = std::max<uint32_t>(in.num_gpus, md.gpus.size());
-  if (auto g = md.parameter("gpus")) {
-    in.num_gpus = std::max<uint32_t>(in.num_gpus, std::max(0, std::atoi(g->c_str())));
-  }
+  Result<std::optional<uint64_t>> gpus_param = count_param(md, "gpus", path);
+  if (!gpus_param.ok()) return gpus_param.error();
+  if (*gpus_param)
+    in.num_gpus = std::max<uint32_t>(in.num_gpus, static_cast<uint32_t>(**gpus_param));
   std::sort(transfers.begin(), transfers.end());
   double prev_end = -1, first_begin = -1, last_end = 0;
   for (size_t i = 0; i < iterations; ++i) {
@@ -416,8 +413,11 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       // Chunk ids of this kernel: the parameter range when known (every chunk,
       // recorded or not), else those with records.
       std::vector<uint32_t> ids;
-      if (auto range = chunk_range(md, region, gpu)) {
-        for (uint32_t c = range->first; c < range->second; ++c) ids.push_back(c);
+      Result<std::optional<std::pair<uint32_t, uint32_t>>> range =
+          chunk_range(md, region, gpu, path);
+      if (!range.ok()) return range.error();
+      if (*range) {
+        for (uint32_t c = (*range)->first; c < (*range)->second; ++c) ids.push_back(c);
       } else {
         for (auto ci = lo; ci != hi; ++ci) ids.push_back(std::get<2>(ci->first));
       }
@@ -533,8 +533,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     m.traced_after_gap = agent && md.parameter("traced_run_time") && !md.parameter("traced_run");
     // A trace that lost events covers only part of the run: the results
     // CSV (whole run) is then not comparable; the traced span is.
-    const auto lost = md.parameter("lost_events");
-    m.truncated = lost && std::atoll(lost->c_str()) > 0;
+    Result<std::optional<uint64_t>> lost = count_param(md, "lost_events", path);
+    if (!lost.ok()) return lost.error();
+    m.truncated = *lost && **lost > 0;
     if (auto csv = md.parameter("csv"); csv && !m.truncated) {
       if (std::optional<ResultsRow> row = results_row(path, *csv)) {
         m.host_median_ns = row->time_ms * 1e6;
@@ -547,9 +548,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
   if (!md.gpus.empty()) in.gpu_model = md.gpus.front().model;
   in.topology_text = md.machine.topology;
-  if (auto th = md.parameter("threads")) {
-    if (const int n = std::atoi(th->c_str()); n > 0) in.agent_threads = static_cast<uint32_t>(n);
-  }
+  Result<std::optional<uint64_t>> threads = count_param(md, "threads", path);
+  if (!threads.ok()) return threads.error();
+  if (*threads && **threads > 0) in.agent_threads = static_cast<uint32_t>(**threads);
   if (auto ko = md.parameter("kernel_only_time")) {
     Result<double> v = parse_quantity(*ko, Unit::kTimeNs);
     if (!v.ok()) return make_error(path + ": parameter kernel_only_time: " + v.error().message);

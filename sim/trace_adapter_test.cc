@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <tuple>
 
 #include "sim/machine.h"
 #include "sim/replay_engine.h"
@@ -52,8 +53,10 @@ Event ev(uint64_t t, EventKind k, uint16_t flags, uint16_t stream, uint32_t id, 
 // write_proact_trace: one step of the micro workload (GPU 0 produces, GPU 1
 // receives) measured with `mech`; returns the last transfer end (or the
 // agent's end, recorded `agent_end_after` ns after it when > 0).
-uint64_t write_proact_trace(const std::string& path, const std::string& mech,
-                            uint64_t agent_end_after = 0, bool traced_run = false) {
+uint64_t write_proact_trace(
+    const std::string& path, const std::string& mech, uint64_t agent_end_after = 0,
+    bool traced_run = false,
+    const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
   traces::Metadata md;
   md.producer.program = "proact";
   md.gpus.resize(2);
@@ -71,6 +74,7 @@ uint64_t write_proact_trace(const std::string& path, const std::string& mech,
   md.set_parameter("region0_gpu0_chunks", "0.." + std::to_string(kChunks));
   md.set_parameter("traced_run_time", "0.012345ms");
   if (traced_run) md.set_parameter("traced_run", "repetition 7, right after 6 untraced ones");
+  for (const auto& [key, value] : overrides) md.set_parameter(key, value);
   const bool polling = mech == "polling" || mech == "polling_tma";
   const bool tracking = polling || mech == "cdp" || mech == "track";
   const auto tm = mech == "polling_tma" ? TransferMechanism::kPollingTma
@@ -132,6 +136,25 @@ TEST(TraceAdapter, ProactNamesMapOntoEngineMechanisms) {
   EXPECT_EQ(mechanism_from_trace_name("memcpy")->mechanism, Mechanism::kMemcpy);
   EXPECT_FALSE(mechanism_from_trace_name("polling")->variant);
   EXPECT_FALSE(mechanism_from_trace_name("um").has_value());
+}
+
+// Numeric run parameters are whole numbers or an error naming the file and
+// parameter (atoi used to read "2x" as 2 and "x" as 0).
+TEST(TraceAdapter, BadNumericParametersAreErrors) {
+  const std::string path = tmp_path("bad_params.xft");
+  for (const auto& [key, value, problem] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"gpus", "2x", "'2x' is not a non-negative integer"},
+           {"threads", "-4", "'-4' is not a non-negative integer"},
+           {"lost_events", "", "'' is not a non-negative integer"},
+           {"trace_cta_sample", "8.5", "'8.5' is not a non-negative integer"},
+           {"step_regions", "0,x", "'x' is not a non-negative integer"},
+           {"region0_gpu0_chunks", "0..", "'0..' is not a range a..b"}}) {
+    write_proact_trace(path, "polling", 0, false, {{key, value}});
+    Result<ReplayInput> in = load_replay_input(path);
+    ASSERT_FALSE(in.ok()) << key;
+    EXPECT_EQ(in.error().message, path + ": parameter " + key + ": " + problem);
+  }
 }
 
 // Counter zeros give every chunk's ready time exactly, although only every

@@ -1,9 +1,10 @@
 // tests/gen_trace.cc — writes a small synthetic trace (traces/generator.h) for
 // golden and end-to-end tests: gen_trace OUT MECHANISM GPUS CHUNKS ITERATIONS.
-#include <cstdlib>
+#include <cstdint>
 #include <iostream>
 #include <string>
 
+#include "common/number.h"
 #include "traces/generator.h"
 
 int main(int argc, char** argv) {
@@ -19,10 +20,19 @@ int main(int argc, char** argv) {
                 : m == "inline"   ? TransferMechanism::kInline
                 : m == "hardware" ? TransferMechanism::kHardwareDma
                                   : TransferMechanism::kPolling;
-  o.gpus = static_cast<uint32_t>(std::atoi(argv[3]));
-  o.chunks = static_cast<uint32_t>(std::atoi(argv[4]));
+  uint32_t counts[3];
+  for (int i = 0; i < 3; ++i) {
+    xferlab::Result<uint64_t> n = xferlab::parse_uint(argv[3 + i]);
+    if (!n.ok() || *n == 0 || *n > UINT32_MAX) {
+      std::cerr << "gen_trace: '" << argv[3 + i] << "' is not a positive count\n";
+      return 2;
+    }
+    counts[i] = static_cast<uint32_t>(*n);
+  }
+  o.gpus = counts[0];
+  o.chunks = counts[1];
   o.ctas = o.chunks * 8;
-  o.iterations = static_cast<uint32_t>(std::atoi(argv[5]));
+  o.iterations = counts[2];
   xferlab::Status s = generate_trace(argv[1], o);
   if (!s.ok()) {
     std::cerr << s.error().message << "\n";

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "common/number.h"
 #include "traces/event_names.h"
 #include "traces/id_index.h"
 
@@ -47,7 +48,8 @@ class Checker {
     // A recorder whose buffer filled up drops later events (metadata
     // "lost_events"); their begins then legitimately lack ends.
     if (std::optional<std::string> lost = m_.parameter("lost_events")) {
-      lost_events_ = std::strtoull(lost->c_str(), nullptr, 10);
+      // Not a count: no events are excused (their begins without ends are reported).
+      if (Result<uint64_t> n = parse_uint(*lost); n.ok()) lost_events_ = *n;
     }
   }
 

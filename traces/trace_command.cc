@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "common/number.h"
 #include "common/output_path.h"
 #include "common/table.h"
 #include "common/units.h"
@@ -67,18 +68,16 @@ Result<Parsed> parse(const std::vector<std::string>& args, size_t first,
   return p;
 }
 
-Result<uint64_t> parse_uint(const std::string& text, const std::string& what) {
-  uint64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return make_error("trace: " + what + " '" + text + "' is not a non-negative integer");
-  }
+// count_arg: a non-negative integer argument, the error naming `what`.
+Result<uint64_t> count_arg(const std::string& text, const std::string& what) {
+  Result<uint64_t> v = parse_uint(text);
+  if (!v.ok()) return make_error("trace: " + what + " " + v.error().message);
   return v;
 }
 
 // parse_time_ns: "123456" (ns) or a quantity with a unit ("1.5us").
 Result<uint64_t> parse_time_ns(const std::string& text, const std::string& what) {
-  if (Result<uint64_t> v = parse_uint(text, what); v.ok()) return v;
+  if (Result<uint64_t> v = count_arg(text, what); v.ok()) return v;
   Result<double> q = parse_quantity(text, Unit::kTimeNs);
   if (!q.ok() || *q < 0) {
     return make_error("trace: " + what + " '" + text + "' is not a time (e.g. 1500, 1.5us)");
@@ -217,7 +216,7 @@ int run_dump(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (g == "host") {
       gpu = kHostGpu;
     } else {
-      Result<uint64_t> v = parse_uint(g, "--gpu");
+      Result<uint64_t> v = count_arg(g, "--gpu");
       if (!v.ok() || *v >= kHostGpu) {
         return fail(err, make_error("trace dump: --gpu '" + g + "' is not a GPU id or 'host'"));
       }
@@ -232,7 +231,7 @@ int run_dump(const std::vector<std::string>& args, std::ostream& out, std::ostre
   }
   if (from >= to) return fail(err, make_error("trace dump: --from must be before --to"));
   if (p->values.count("--limit")) {
-    Result<uint64_t> v = parse_uint(p->values.at("--limit"), "--limit");
+    Result<uint64_t> v = count_arg(p->values.at("--limit"), "--limit");
     if (!v.ok()) return fail(err, v.error());
     limit = *v;
   }
@@ -321,20 +320,20 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out, std::o
         std::pair{"--ctas", &o.ctas}, std::pair{"--iterations", &o.iterations},
         std::pair{"--sms", &o.sms}}) {
     if (!p->values.count(flag)) continue;
-    Result<uint64_t> v = parse_uint(p->values.at(flag), flag);
+    Result<uint64_t> v = count_arg(p->values.at(flag), flag);
     if (!v.ok()) return fail(err, v.error());
     if (*v > UINT32_MAX)
       return fail(err, make_error(std::string("trace generate: ") + flag + " too large"));
     *target = uint32_t(*v);
   }
   if (p->values.count("--seed")) {
-    Result<uint64_t> v = parse_uint(p->values.at("--seed"), "--seed");
+    Result<uint64_t> v = count_arg(p->values.at("--seed"), "--seed");
     if (!v.ok()) return fail(err, v.error());
     o.seed = *v;
   }
   if (p->values.count("--chunk-size")) {
     const std::string& text = p->values.at("--chunk-size");
-    Result<uint64_t> plain = parse_uint(text, "--chunk-size");
+    Result<uint64_t> plain = count_arg(text, "--chunk-size");
     Result<double> q = parse_quantity(text, Unit::kSizeBytes);
     if (!plain.ok() && !q.ok()) return fail(err, q.error());
     o.chunk_bytes = plain.ok() ? *plain : uint64_t(*q);

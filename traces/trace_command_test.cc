@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/number.h"
 #include "traces/check.h"
 #include "traces/generator.h"
 #include "traces/reader.h"
@@ -130,7 +131,7 @@ TEST_F(TraceCommand, DumpFilters) {
   std::getline(in, line);
   int n = 0;
   while (std::getline(in, line)) {
-    const uint64_t t = std::stoull(line.substr(0, line.find(',')));
+    const uint64_t t = parse_uint(line.substr(0, line.find(','))).value();
     EXPECT_GE(t, from);
     EXPECT_LT(t, to);
     ++n;

@@ -5,6 +5,8 @@
 #include <climits>
 #include <cstdlib>
 
+#include "common/number.h"
+
 namespace xferlab::halo {
 namespace {
 
@@ -76,9 +78,9 @@ Result<Int3> parse_int3(const std::string& text, const std::string& what) {
     size_t comma = text.find(',', pos);
     std::string part =
         text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long x = std::strtol(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || x <= 0 || x > INT_MAX / 4) {
+    const Result<int64_t> parsed = parse_int(part);
+    const int64_t x = parsed.ok() ? *parsed : 0;
+    if (x <= 0 || x > INT_MAX / 4) {
       return make_error(what + ": '" + text + "' is not a positive integer or list N,N,N");
     }
     v[count++] = static_cast<int>(x);

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/number.h"
 #include "common/table.h"
 #include "native/cuda_check.h"
 #include "native/flags.h"
@@ -20,7 +21,10 @@ namespace {
 
 int env_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    if (const char* v = std::getenv(var)) return std::atoi(v);
+    if (const char* v = std::getenv(var)) {
+      const Result<int64_t> rank = parse_int(v);
+      return rank.ok() && *rank >= 0 ? static_cast<int>(*rank) : 0;
+    }
   }
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/number.h"
 #include "common/units.h"
 #include "native/cuda_check.h"
 #include "native/flags.h"
@@ -33,14 +34,9 @@ Result<std::vector<uint32_t>> parse_thread_list(const std::string& text) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    try {
-      size_t used = 0;
-      const unsigned long v = std::stoul(item, &used);
-      if (used != item.size()) throw std::invalid_argument(item);
-      out.push_back(static_cast<uint32_t>(v));
-    } catch (const std::exception&) {
-      return make_error("--threads: '" + item + "' is not a number");
-    }
+    const Result<uint64_t> v = parse_uint(item);
+    if (!v.ok() || *v > UINT32_MAX) return make_error("--threads: '" + item + "' is not a number");
+    out.push_back(static_cast<uint32_t>(*v));
   }
   if (out.empty()) return make_error("--threads: empty list");
   return out;

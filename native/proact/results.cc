@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include "common/csv.h"
+
 namespace xferlab::proact {
 
 namespace {
@@ -78,41 +80,31 @@ std::optional<ProfileChoice> pick_best(const std::vector<ResultRow>& rows) {
 
 Result<std::vector<ProfileChoice>> parse_choices(const std::string& text,
                                                  const std::string& source) {
+  Result<CsvTable> csv = parse_csv(text, source);
+  if (!csv.ok()) return csv.error();
+  XF_RETURN_IF_ERROR(
+      csv->require({"workload", "gpus", "mechanism", "chunk_bytes", "threads", "time_ms"}));
   std::vector<ProfileChoice> out;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty() || line[0] == '#' || line == kChoiceHeader) continue;
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    std::string item;
-    while (std::getline(ss, item, ',')) f.push_back(item);
-    const std::string where = source + ":" + std::to_string(n) + ": ";
-    if (f.size() != 6) {
-      return make_error(where + "expected 6 fields (" + kChoiceHeader + "), got " +
-                        std::to_string(f.size()));
-    }
-    ProfileChoice c;
-    c.workload = f[0];
-    Result<Mechanism> m = parse_mechanism(f[2]);
-    if (!m.ok()) return make_error(where + m.error().message);
-    c.mechanism = *m;
-    try {
-      size_t used = 0;
-      c.gpus = std::stoi(f[1], &used);
-      if (used != f[1].size() || c.gpus < 1) throw std::invalid_argument("gpus");
-      c.chunk_bytes = std::stoull(f[3], &used);
-      if (used != f[3].size() || c.chunk_bytes == 0) throw std::invalid_argument("chunk_bytes");
-      c.threads = static_cast<uint32_t>(std::stoul(f[4], &used));
-      if (used != f[4].size()) throw std::invalid_argument("threads");
-      c.time_ms = std::stod(f[5]);
-    } catch (const std::exception&) {
-      return make_error(where +
-                        "gpus, chunk_bytes, threads must be positive integers and "
-                        "time_ms a number");
-    }
+  for (size_t i = 0; i < csv->rows.size(); ++i) {
+    const CsvRow row(*csv, i);
+    Result<std::string> workload = row.text("workload");
+    if (!workload.ok()) return workload.error();
+    Result<std::string> mech = row.text("mechanism");
+    if (!mech.ok()) return mech.error();
+    Result<Mechanism> m = parse_mechanism(*mech);
+    if (!m.ok()) return row.error("mechanism", m.error().message);
+    Result<uint64_t> gpus = row.count("gpus");
+    if (!gpus.ok()) return gpus.error();
+    if (*gpus < 1) return row.error("gpus", "must be >= 1");
+    Result<uint64_t> chunk = row.count("chunk_bytes");
+    if (!chunk.ok()) return chunk.error();
+    if (*chunk == 0) return row.error("chunk_bytes", "must be > 0");
+    Result<uint64_t> threads = row.count("threads");
+    if (!threads.ok()) return threads.error();
+    Result<double> time_ms = row.number("time_ms");
+    if (!time_ms.ok()) return time_ms.error();
+    const ProfileChoice c{*workload, static_cast<int>(*gpus),         *m,
+                          *chunk,    static_cast<uint32_t>(*threads), *time_ms};
     out.push_back(c);
   }
   return out;

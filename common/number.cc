@@ -1,0 +1,43 @@
+// common/number.cc — full-string number parsing (see number.h).
+#include "common/number.h"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace xferlab {
+namespace {
+
+template <typename T>
+bool parse_all(std::string_view text, T& value) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  return !text.empty() && ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+Result<int64_t> parse_int(std::string_view text) {
+  int64_t v = 0;
+  if (!parse_all(text, v)) return make_error("'" + std::string(text) + "' is not an integer");
+  return v;
+}
+
+Result<uint64_t> parse_uint(std::string_view text) {
+  uint64_t v = 0;
+  // from_chars rejects a leading '-' for unsigned types.
+  if (!parse_all(text, v)) {
+    return make_error("'" + std::string(text) + "' is not a non-negative integer");
+  }
+  return v;
+}
+
+Result<double> parse_double(std::string_view text) {
+  double v = 0;
+  if (!parse_all(text, v) || !std::isfinite(v)) {
+    return make_error("'" + std::string(text) + "' is not a number");
+  }
+  return v;
+}
+
+}  // namespace xferlab
