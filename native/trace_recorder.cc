@@ -168,6 +168,7 @@ Status TraceRecorder::drain() {
     XF_CUDA_CHECK(cudaMemcpy(&claimed, b.d_cursor, sizeof(claimed), cudaMemcpyDeviceToHost));
     const uint64_t n = std::min<uint64_t>(claimed, options_.device_capacity_events);
     b.lost += claimed - n;
+    b.peak_claimed = std::max<uint64_t>(b.peak_claimed, claimed);
     const size_t old = b.drained.size();
     b.drained.resize(old + n);
     XF_CUDA_CHECK(cudaMemcpy(b.drained.data() + old, b.d_events, n * sizeof(traces::Event),
@@ -183,6 +184,7 @@ Status TraceRecorder::clear() {
     XF_CUDA_CHECK(cudaMemset(b.d_cursor, 0, sizeof(*b.d_cursor)));
     b.drained.clear();
     b.lost = 0;
+    b.peak_claimed = 0;
   });
   host_cursor_.store(0);
   return Status::Ok();
@@ -198,6 +200,12 @@ uint64_t TraceRecorder::lost_events() const {
   const uint64_t host = host_cursor_.load();
   uint64_t n = host > options_.host_capacity_events ? host - options_.host_capacity_events : 0;
   for (const DeviceBuffers& b : buffers_) n += b.lost;
+  return n;
+}
+
+uint64_t TraceRecorder::needed_capacity_events() const {
+  uint64_t n = 0;
+  for (const DeviceBuffers& b : buffers_) n = std::max(n, b.peak_claimed);
   return n;
 }
 
@@ -259,6 +267,10 @@ Status TraceRecorder::write(const std::string& path) {
   }
   md.set_parameter("recorded_events", std::to_string(events.size()));
   md.set_parameter("lost_events", std::to_string(lost_events()));
+  if (lost_events() > 0) {  // what a reader tells the user to re-record with
+    md.set_parameter("needed_capacity_events", std::to_string(needed_capacity_events()));
+    md.set_parameter("capacity_flag", options_.capacity_flag);
+  }
 
   traces::WriterOptions wopts;
   wopts.compression = traces::Compression::kZstd;

@@ -45,6 +45,9 @@ struct TraceRecorderOptions {
   uint32_t clock_sync_rounds = 64;             ///< round trips per sync_clocks batch.
   // gpu_ids[i]: Event::gpu for devices[i] (e.g. the MPI rank); empty = device ordinal.
   std::vector<uint16_t> gpu_ids;
+  // The program's flag that sets device_capacity_events, named by readers
+  // when events were lost ("re-record with --trace-capacity >= M").
+  std::string capacity_flag = "--trace-capacity";
 };
 
 class TraceRecorder {
@@ -90,6 +93,9 @@ class TraceRecorder {
   // Counts so far (drained device events + host events; events lost to full buffers).
   uint64_t recorded_events() const;
   uint64_t lost_events() const;
+  // needed_capacity_events: the most events one device buffer was asked to
+  // hold between drains (>= device_capacity_events when events were lost).
+  uint64_t needed_capacity_events() const;
 
   // set_producer: program name, command line (shell-quoted argv), start time,
   // xferlab version and source revision.
@@ -117,6 +123,7 @@ class TraceRecorder {
     unsigned long long* d_cursor = nullptr;
     std::vector<traces::Event> drained;  ///< raw device-clock events.
     uint64_t lost = 0;
+    uint64_t peak_claimed = 0;  ///< most events claimed between two drains.
     std::vector<ClockSample> clock_samples;
   };
 

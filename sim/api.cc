@@ -157,7 +157,7 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes);
   if (!p.ok()) return p.error();
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
-  ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}};
+  ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}, p->input.warnings};
   const std::optional<Measured>& measured = p->input.measured;
   for (Mechanism m : *mechs) {
     Result<ReplayResult> r = simulate_isolated(
@@ -262,6 +262,7 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                      0,
                      {}};
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
+  size_t unverified = 0;  // format 1.x traces (no block checksums)
   for (size_t ti = 0; ti < traces.size(); ++ti) {
     if (req.progress && ti > 0) req.progress(ti, traces.size());
     const std::string& t = traces[ti];
@@ -272,8 +273,14 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
     if (!p.ok() || !p->input.measured) {
       // Not a producer/transfer trace (halo exchange, benchmarks), or a
       // mechanism the engine does not model (proact's "um").
+      // An overflowed recorder is named as such, not as "not a proact trace".
+      const std::string msg = p.ok() ? std::string() : p.error().message;
+      const size_t lost = msg.find("the trace lost ");
       const std::string why =
-          !p.ok() ? "no producer kernels (not a proact trace)" : "no replayable measured mechanism";
+          p.ok() ? "no replayable measured mechanism"
+          : lost != std::string::npos
+              ? msg.substr(lost, msg.size() - lost - kNoProducerKernels.size() - 2)
+              : "no producer kernels (not a proact trace)";
       if (named[ti]) {
         out.skipped.push_back("skipped " + t + ": " + why);
       } else {
@@ -288,6 +295,13 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
            "(--captures all includes it)"];
       if (n++ == 0) example = t;
       continue;
+    }
+    for (const std::string& w : p->input.warnings) {
+      if (w.find("has no block checksums") != std::string::npos) {
+        ++unverified;
+      } else {
+        out.warnings.push_back(w);
+      }
     }
     const Mechanism m = p->input.measured->mechanism;
     // Inline traces carry their own link stalls in the kernel timeline (and
@@ -344,6 +358,11 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
   for (const auto& [why, ne] : skipped) {
     out.skipped.push_back("skipped " + std::to_string(ne.first) + " trace(s): " + why + " (e.g. " +
                           ne.second + ")");
+  }
+  if (unverified > 0) {
+    out.warnings.push_back("validate: " + std::to_string(unverified) +
+                           " trace(s) in format 1.x have no block checksums; their events "
+                           "cannot be verified");
   }
   if (out.abs_error_pct.empty()) return make_error("validate: no trace had a replayable mechanism");
   return out;

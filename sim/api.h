@@ -43,6 +43,7 @@ struct ReplayOutput {
   Table table;       ///< one row per mechanism (columns: docs/sim.md).
   std::string note;  ///< what the measured row is (printed under the text table).
   std::vector<ReplayResult> results;
+  std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
 };
 
 Result<ReplayOutput> replay(const ReplayRequest& request);
@@ -67,6 +68,7 @@ struct ValidateRequest {
 struct ValidateOutput {
   Table table;                                 ///< one row per case.
   std::vector<std::string> skipped;            ///< one line per skipped trace or skip reason.
+  std::vector<std::string> warnings;           ///< lost events per trace; one line for 1.x files.
   std::vector<double> abs_error_pct;           ///< |error| of every case, table order.
   std::vector<double> transfer_abs_error_pct;  ///< the same, transfer mechanisms only.
   size_t beyond_tolerance = 0;

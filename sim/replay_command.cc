@@ -114,6 +114,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!r.ok()) return fail(err, r.error());
   r->table.write(out, *format);
   if (*format == OutputFormat::kTable) out << r->note;
+  for (const std::string& w : r->warnings) err << "warning: " << w << "\n";
   if (!timeline.empty()) {
     std::ofstream f(timeline);
     write_timeline(f, r->results);
@@ -164,6 +165,7 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!v.ok()) return fail(err, v.error());
   v->table.write(out, *format);
   for (const std::string& line : v->skipped) err << "validate: " << line << "\n";
+  for (const std::string& w : v->warnings) err << "warning: " << w << "\n";
   if (*format == OutputFormat::kTable) out << validate_summary(*v, req.tolerance_pct);
   if (v->beyond_tolerance > 0) {
     err << "xferlab: validate: " << v->beyond_tolerance << " case(s) beyond "

@@ -90,10 +90,11 @@ struct Measured {
 
 // ReplayInput: the whole run.
 struct ReplayInput {
-  std::string name;           ///< for tables (trace file stem).
-  std::string platform_hint;  ///< preset the trace names (parameter "platform"), or "".
-  std::string gpu_model;      ///< GPU name the trace records ("NVIDIA H200"), or "".
-  std::string topology_text;  ///< `nvidia-smi topo -m` as recorded, or "".
+  std::string name;                   ///< for tables (trace file stem).
+  std::string platform_hint;          ///< preset the trace names (parameter "platform"), or "".
+  std::string gpu_model;              ///< GPU name the trace records ("NVIDIA H200"), or "".
+  std::string topology_text;          ///< `nvidia-smi topo -m` as recorded, or "".
+  std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
   uint32_t num_gpus = 0;
   std::vector<IterationInput> iterations;
   std::optional<Measured> measured;

@@ -325,7 +325,11 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
               [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
     it = v.empty() ? kernels.erase(it) : std::next(it);
   }
-  if (kernels.empty()) return make_error(path + ": " + std::string(kNoProducerKernels));
+  if (kernels.empty()) {
+    // A recorder that overflowed may have kept no whole kernel: say so first.
+    const std::optional<std::string> lost = traces::lost_events_note(md);
+    return make_error(path + ": " + (lost ? *lost + ": " : "") + std::string(kNoProducerKernels));
+  }
 
   Result<Geometry> geometry = read_geometry(md, path);
   if (!geometry.ok()) return geometry.error();
@@ -364,6 +368,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
           .stem()
           .string();
   in.name = stem;
+  in.warnings = r.warnings();
   in.num_gpus = 0;
   size_t iterations = 0;
   for (auto& [gpu, v] : kernels) {

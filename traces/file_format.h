@@ -66,6 +66,18 @@ struct BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == 48);
 
+// BlockChecksum: follows BlockHeader from format 2.0 (header_bytes >= 56):
+// XXH64 of the stored payload bytes, seeded with the block's first_event so a
+// block copied to another place in the file does not verify either.
+struct BlockChecksum {
+  uint64_t xxh64;
+};
+static_assert(sizeof(BlockChecksum) == 8);
+inline constexpr uint32_t kChecksummedBlockHeaderBytes =
+    sizeof(BlockHeader) + sizeof(BlockChecksum);
+// First major version whose blocks carry a BlockChecksum.
+inline constexpr uint16_t kFirstChecksummedMajor = 2;
+
 // IndexHeader: the block index ("INDX"): u64 kind_counts[num_kinds] then
 // IndexEntry[num_blocks].
 struct IndexHeader {

@@ -4,6 +4,7 @@
 // its error message must contain ("OK" for files that must be accepted).
 //
 //   bazel run //traces:make_malformed_corpus -- $PWD/traces/testdata/malformed
+// (testdata/malformed_v1_0/ keeps the same damage in format 1.0 files.)
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/checksum.h"
 #include "traces/file_format.h"
 #include "traces/generator.h"
 #include "traces/writer.h"
@@ -56,6 +58,16 @@ Layout layout(const Bytes& b) {
   return l;
 }
 
+// reseal: recompute the checksum of the block at `block` after editing its
+// payload, so the damage reaches the per-record checks (a producer bug, not
+// corruption on disk, which the checksum catches first).
+void reseal(Bytes& b, uint64_t block) {
+  const auto h = get<format::BlockHeader>(b, block);
+  const format::BlockChecksum c{
+      xxh64(b.data() + block + h.section.header_bytes, h.section.payload_bytes, h.first_event)};
+  put(b, block + sizeof(format::BlockHeader), c);
+}
+
 // replace_all: same-length text substitution (keeps every offset valid).
 void replace_all(Bytes& b, const std::string& from, const std::string& to) {
   for (size_t i = 0; i + from.size() <= b.size(); ++i) {
@@ -89,7 +101,7 @@ int run(const std::string& dir) {
   const Bytes packed = read_file(zstd_path);
   const Layout l = layout(raw);
   const Layout lz = layout(packed);
-  const uint64_t event0 = l.first_block + sizeof(format::BlockHeader);
+  const uint64_t event0 = l.first_block + format::kChecksummedBlockHeaderBytes;
 
   std::ofstream manifest(dir + "/MANIFEST");
   manifest << "# file<TAB>text the reader's error must contain (OK: must be accepted)\n";
@@ -106,6 +118,7 @@ int run(const std::string& dir) {
   replace_all(b, "\"minor\": " + std::to_string(kFormatMinor),
               "\"minor\": " + std::to_string(kFormatMinor + 3));
   put<uint16_t>(b, event0 + 8, 999);
+  reseal(b, l.first_block);
   emit("newer_minor_unknown_kind.xft", b, "OK");
 
   emit("empty.xft", Bytes(), "shorter than the 32-byte file header");
@@ -141,14 +154,17 @@ int run(const std::string& dir) {
   emit("unknown_codec.xft", b, "unknown block compression codec 7");
   b = raw;
   put<uint16_t>(b, event0 + 8, 0);
+  reseal(b, l.first_block);
   emit("kind_zero.xft", b, "invalid event kind 0");
   b = raw;
   put<uint16_t>(b, event0 + 32 + 12, 9);
+  reseal(b, l.first_block);
   emit("gpu_out_of_range.xft", b,
        "event #1 (byte offset " + std::to_string(event0 + 32) +
            "): gpu 9 is not in the metadata's gpus table");
   b = raw;
   put<uint64_t>(b, event0 + 64, get<uint64_t>(b, event0 + 64) + (uint64_t(1) << 40));
+  reseal(b, l.first_block);
   emit("time_outside_block.xft", b, "outside its block's range");
   b = raw;
   put<uint64_t>(b, l.first_entry + 24, UINT64_MAX);
@@ -160,8 +176,23 @@ int run(const std::string& dir) {
   put<uint64_t>(b, l.first_entry + 8, 5);
   emit("index_first_event.xft", b, "first event 5, expected 0");
   b = packed;
-  put<uint32_t>(b, lz.first_block + sizeof(format::BlockHeader), 0);  // zstd frame magic.
+  put<uint32_t>(b, lz.first_block + format::kChecksummedBlockHeaderBytes, 0);  // zstd magic
+  reseal(b, lz.first_block);
   emit("corrupt_zstd.xft", b, "corrupt compressed block");
+  // Damage on disk: the block checksums (format 2.0) catch what the record
+  // checks cannot, e.g. a flipped bit in a value or id.
+  b = raw;
+  b[event0 + 24] ^= 0x10;  // event 0's value
+  emit("flipped_value_bit.xft", b, "block checksum mismatch");
+  b = packed;
+  b[lz.first_block + format::kChecksummedBlockHeaderBytes + 20] ^= 0x01;
+  emit("flipped_zstd_bit.xft", b, "block checksum mismatch");
+  b = raw;
+  b[l.first_block + sizeof(format::BlockHeader) + 3] ^= 0x40;  // the checksum itself
+  emit("flipped_checksum.xft", b, "block checksum mismatch");
+  b = raw;
+  put<uint32_t>(b, l.first_block + 4, sizeof(format::BlockHeader));
+  emit("checksum_dropped.xft", b, "has no checksum (format 2.0 needs one)");
   b = raw;
   put<uint64_t>(b, l.first_block + 24, 3);
   emit("block_first_event.xft", b, "block starts at event 3");

@@ -12,9 +12,13 @@ using Json = nlohmann::ordered_json;
 
 // Keys this version understands at the top level; everything else is kept in
 // Metadata::extra_json.
-const char* const kKnownKeys[] = {"format",     "producer",  "machine", "gpus",
-                                  "parameters", "time_base", "clocks",  "kernels",
-                                  "phases",     "streams",   "flags",   "chunks"};
+const char* const kKnownKeys[] = {"format",    "producer", "machine",   "gpus",   "parameters",
+                                  "time_base", "clocks",   "kernels",   "phases", "streams",
+                                  "flags",     "chunks",   "chunk_runs"};
+
+// Limit on chunks a chunk_runs table may expand to (a corrupt count must not
+// allocate without bound): 16 Mi chunks, 640 MiB of ChunkInfo.
+constexpr uint64_t kMaxChunks = uint64_t{1} << 24;
 
 // Reader: typed field access with one-line errors naming file and JSON path.
 class Reader {
@@ -284,16 +288,31 @@ std::string Metadata::to_json() const {
     flag_array.push_back({{"id", f.id}, {"name", f.name}, {"location", f.location}});
   }
   j["flags"] = flag_array;
-  Json chunk_array = Json::array();
-  for (const ChunkInfo& c : chunks) {
-    chunk_array.push_back({{"id", c.id},
-                           {"gpu", c.gpu},
-                           {"offset_bytes", c.offset_bytes},
-                           {"size_bytes", c.size_bytes},
-                           {"writers", c.writers},
-                           {"destinations", c.destinations}});
+  // Chunk runs (format 2.0): consecutive chunks with consecutive ids, equal
+  // size, writers and destinations, back to back in one GPU's buffer, are one
+  // entry; a regular layout of any length costs ~120 bytes, not 100 per chunk.
+  Json run_array = Json::array();
+  for (size_t i = 0; i < chunks.size();) {
+    const ChunkInfo& c = chunks[i];
+    size_t n = 1;
+    while (i + n < chunks.size()) {
+      const ChunkInfo& d = chunks[i + n];
+      if (d.id != c.id + n || d.gpu != c.gpu || d.size_bytes != c.size_bytes ||
+          d.writers != c.writers || d.destinations != c.destinations ||
+          d.offset_bytes != c.offset_bytes + n * c.size_bytes)
+        break;
+      ++n;
+    }
+    run_array.push_back({{"first_id", c.id},
+                         {"count", n},
+                         {"gpu", c.gpu},
+                         {"offset_bytes", c.offset_bytes},
+                         {"size_bytes", c.size_bytes},
+                         {"writers", c.writers},
+                         {"destinations", c.destinations}});
+    i += n;
   }
-  j["chunks"] = chunk_array;
+  j["chunk_runs"] = run_array;
   Json extra = Json::parse(extra_json, nullptr, false);
   if (extra.is_object()) {
     for (auto& [key, value] : extra.items()) j[key] = value;
@@ -404,6 +423,44 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
                                XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
                                return r.get(e, at, "destinations", c.destinations);
                              }));
+  // chunk_runs (format 2.0), expanded in order after any "chunks" entries.
+  if (auto runs = j.find("chunk_runs"); runs != j.end() && !runs->is_null()) {
+    if (!runs->is_array()) return r.fail("chunk_runs", "expected an array");
+    for (size_t i = 0; i < runs->size(); ++i) {
+      const Json& e = (*runs)[i];
+      const std::string at = "chunk_runs[" + std::to_string(i) + "]";
+      if (!e.is_object()) return r.fail(at, "expected an object");
+      ChunkInfo c;
+      uint64_t count = 0;
+      XF_RETURN_IF_ERROR(r.get(e, at, "first_id", c.id));
+      XF_RETURN_IF_ERROR(r.get(e, at, "count", count));
+      XF_RETURN_IF_ERROR(r.get(e, at, "gpu", c.gpu));
+      XF_RETURN_IF_ERROR(r.get(e, at, "offset_bytes", c.offset_bytes));
+      XF_RETURN_IF_ERROR(r.get(e, at, "size_bytes", c.size_bytes));
+      XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
+      XF_RETURN_IF_ERROR(r.get(e, at, "destinations", c.destinations));
+      if (count == 0 || count > kMaxChunks - m.chunks.size())
+        return r.fail(at + ".count", "must be 1.." + std::to_string(kMaxChunks) + " chunks in all");
+      if (c.id + (count - 1) > UINT32_MAX - 1)
+        return r.fail(at + ".count", "ids run past 4294967294");
+      if (c.size_bytes > 0 && count - 1 > (UINT64_MAX - c.offset_bytes) / c.size_bytes)
+        return r.fail(at + ".count", "offsets overflow 64 bits");
+      const uint32_t first = c.id;
+      for (uint64_t k = 0; k < count; ++k) {
+        ChunkInfo d = c;
+        d.id = first + static_cast<uint32_t>(k);
+        d.offset_bytes = c.offset_bytes + k * c.size_bytes;
+        m.chunks.push_back(d);
+      }
+    }
+    std::vector<uint32_t> ids;
+    ids.reserve(m.chunks.size());
+    for (const ChunkInfo& c : m.chunks) ids.push_back(c.id);
+    std::sort(ids.begin(), ids.end());
+    auto dup = std::adjacent_find(ids.begin(), ids.end());
+    if (dup != ids.end())
+      return r.fail("chunk_runs", "chunk id " + std::to_string(*dup) + " appears twice");
+  }
   Json extra = Json::object();
   for (auto& item : j.items()) {
     const std::string& key = item.key();

@@ -22,7 +22,7 @@ namespace xferlab::traces {
 // Format version written by this library. Readers reject a newer major
 // version; a newer minor version is read (unknown event kinds are skipped,
 // unknown metadata keys kept).
-inline constexpr uint16_t kFormatMajor = 1;
+inline constexpr uint16_t kFormatMajor = 2;  ///< 2.0: block checksums, chunk_runs.
 inline constexpr uint16_t kFormatMinor = 0;
 
 // ProducerInfo: which program wrote the trace, from which source, how invoked.

@@ -10,11 +10,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "traces/checksum.h"
 #include "traces/event_names.h"
 #include "traces/file_format.h"
 
@@ -29,6 +32,13 @@ namespace {
 
 std::string str(uint64_t v) {
   return std::to_string(v);
+}
+
+std::string hex(uint64_t v) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "0x";
+  for (int shift = 60; shift >= 0; shift -= 4) out += kHex[(v >> shift) & 15];
+  return out;
 }
 
 std::string magic_text(const char* m) {
@@ -95,6 +105,19 @@ Result<int> inflate_zstd_file(int fd, const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<std::string> lost_events_note(const Metadata& m) {
+  auto number = [&](const char* key) -> uint64_t {
+    std::optional<std::string> v = m.parameter(key);
+    return v ? std::strtoull(v->c_str(), nullptr, 10) : 0;
+  };
+  const uint64_t lost = number("lost_events");
+  if (lost == 0) return std::nullopt;
+  uint64_t needed = number("needed_capacity_events");
+  if (needed == 0) needed = number("device_capacity_events") + lost;
+  const std::string flag = m.parameter("capacity_flag").value_or("--trace-capacity");
+  return "the trace lost " + str(lost) + " events; re-record with " + flag + " >= " + str(needed);
+}
 
 TraceReader::FileDescriptor::FileDescriptor(FileDescriptor&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)) {}
@@ -169,6 +192,8 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");
   XF_RETURN_IF_ERROR(r.read_header());
   XF_RETURN_IF_ERROR(r.read_footer_and_index());
+  if (std::optional<std::string> lost = lost_events_note(r.metadata_))
+    r.warnings_.push_back(path + ": " + *lost);
   XF_RETURN_IF_ERROR(r.seek_event(0));
   return r;
 }
@@ -190,6 +215,11 @@ Status TraceReader::read_header() {
                            str(kFormatMinor) + "); upgrade xferlab to read it");
   }
   if (h.major == 0) return error_at(8, "format major version 0 is invalid");
+  if (h.major < format::kFirstChecksummedMajor) {
+    warnings_.push_back(
+        path_ + ": format " + str(h.major) + "." + str(h.minor) +
+        " has no block checksums; its events cannot be verified against corruption");
+  }
   if (h.event_bytes != sizeof(Event)) {
     return error_at(
         16, "event record size " + str(h.event_bytes) + " bytes, expected " + str(sizeof(Event)));
@@ -424,6 +454,19 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
   } else {
     return error_at(offset + 16, "unknown block compression codec " + str(h.codec));
   }
+  // Format 2.0 blocks carry a checksum after the header; a 2.x block without
+  // one was damaged (an old file has none: see warning()).
+  std::optional<uint64_t> checksum;
+  if (h.section.header_bytes >= format::kChecksummedBlockHeaderBytes) {
+    format::BlockChecksum c{};
+    XF_RETURN_IF_ERROR(read_exact(offset + sizeof(h), &c, sizeof(c), "block checksum"));
+    checksum = c.xxh64;
+  } else if (metadata_.format_major >= format::kFirstChecksummedMajor) {
+    return error_at(offset + 4, "block header of " + str(h.section.header_bytes) +
+                                    " bytes has no checksum (format " +
+                                    str(metadata_.format_major) + "." +
+                                    str(metadata_.format_minor) + " needs one)");
+  }
   const uint64_t payload_offset = offset + h.section.header_bytes;
   if (payload_offset + h.section.payload_bytes > limit) {
     return error_at(offset + 8, "truncated: block payload of " + str(h.section.payload_bytes) +
@@ -446,11 +489,22 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
 
   block_offset_ = UINT64_MAX;  // invalid until fully validated.
   block_.resize(h.events);
+  auto verify = [&](const void* stored, uint64_t bytes) -> Status {
+    if (!checksum) return Status::Ok();
+    const uint64_t got = xxh64(stored, bytes, h.first_event);
+    if (got == *checksum) return Status::Ok();
+    return error_at(offset + sizeof(h), "block checksum mismatch (stored " + hex(*checksum) +
+                                            ", computed " + hex(got) + "): events " +
+                                            str(first_event) + ".." +
+                                            str(first_event + h.events - 1) + " are corrupt");
+  };
   if (h.codec == uint16_t(Compression::kNone)) {
     XF_RETURN_IF_ERROR(read_exact(payload_offset, block_.data(), raw_bytes, "events"));
+    XF_RETURN_IF_ERROR(verify(block_.data(), raw_bytes));
   } else {
     stored_.resize(size_t(h.section.payload_bytes));
     XF_RETURN_IF_ERROR(read_exact(payload_offset, stored_.data(), stored_.size(), "block"));
+    XF_RETURN_IF_ERROR(verify(stored_.data(), stored_.size()));
     const size_t got =
         ZSTD_decompressDCtx(zstd_->ctx, block_.data(), raw_bytes, stored_.data(), stored_.size());
     if (ZSTD_isError(got)) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,6 +43,13 @@ struct ReaderOptions {
   bool allow_truncated = false;
 };
 
+// lost_events_note: "the trace lost N events; re-record with
+// --trace-capacity >= M" when the producer's recorder dropped events
+// (parameters lost_events, needed_capacity_events or device_capacity_events,
+// capacity_flag), else nullopt. M is what the fullest buffer needed (older
+// traces: capacity + lost, which is enough for any one buffer).
+std::optional<std::string> lost_events_note(const Metadata& metadata);
+
 // TraceReader: see the file comment. Move-only.
 class TraceReader {
  public:
@@ -67,6 +75,10 @@ class TraceReader {
   // kind_counts: records per Event::kind value (index = kind).
   const std::vector<uint64_t>& kind_counts() const { return kind_counts_; }
   uint64_t count(EventKind kind) const;
+  // warnings: one line each about what was read but is not whole or not
+  // verifiable: a format 1.0 file has no block checksums; a recorder lost
+  // events (lost_events_note). Every tool prints them to stderr.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // skipped_unknown: records of unknown kinds skipped so far by iteration.
   uint64_t skipped_unknown() const { return skipped_unknown_; }
 
@@ -143,6 +155,7 @@ class TraceReader {
   };
 
   std::string path_;
+  std::vector<std::string> warnings_;
   ReaderOptions options_;
   FileDescriptor fd_;
   uint64_t file_bytes_ = 0;

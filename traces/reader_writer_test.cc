@@ -245,7 +245,8 @@ TEST(Versions, NewerMajorRejectedWithClearMessage) {
   Result<TraceReader> r = TraceReader::open(path);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, path + ": byte offset 8: format version " + std::to_string(major) +
-                                   ".0 is newer than this reader (" + std::to_string(kFormatMajor) +
+                                   "." + std::to_string(kFormatMinor) +
+                                   " is newer than this reader (" + std::to_string(kFormatMajor) +
                                    "." + std::to_string(kFormatMinor) +
                                    "); upgrade xferlab to read it");
   EXPECT_EQ(r.error().exit_code(), 2);

@@ -142,11 +142,16 @@ std::string details(const Event& e, const Metadata& m) {
   }
 }
 
-Result<TraceReader> open_trace(const Parsed& p, const std::string& command) {
+// open_trace: the one FILE argument, opened; the reader's warning (an old
+// file without checksums) goes to `err`.
+Result<TraceReader> open_trace(const Parsed& p, const std::string& command, std::ostream& err) {
   if (p.positional.size() != 1) {
     return make_error("trace " + command + ": expected one FILE (see `xferlab trace --help`)");
   }
-  return TraceReader::open(p.positional[0]);
+  Result<TraceReader> r = TraceReader::open(p.positional[0]);
+  if (r.ok())
+    for (const std::string& w : r->warnings()) err << "warning: " << w << "\n";
+  return r;
 }
 
 int run_info(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -155,7 +160,7 @@ int run_info(const std::vector<std::string>& args, std::ostream& out, std::ostre
   Result<OutputFormat> format = parse_output_format(
       p->values.count("--format") ? p->values.at("--format") : std::string("table"));
   if (!format.ok()) return fail(err, format.error());
-  Result<TraceReader> r = open_trace(*p, "info");
+  Result<TraceReader> r = open_trace(*p, "info", err);
   if (!r.ok()) return fail(err, r.error());
   const Metadata& m = r->metadata();
   if (*format == OutputFormat::kTable) {
@@ -235,7 +240,7 @@ int run_dump(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (!v.ok()) return fail(err, v.error());
     limit = *v;
   }
-  Result<TraceReader> r = open_trace(*p, "dump");
+  Result<TraceReader> r = open_trace(*p, "dump", err);
   if (!r.ok()) return fail(err, r.error());
   const bool csv = p->switches.count("--csv") > 0;
   out << (csv ? "time_ns,kind,gpu,stream,id,aux,value,flags\n"
@@ -266,7 +271,7 @@ int run_dump(const std::vector<std::string>& args, std::ostream& out, std::ostre
 int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Result<Parsed> p = parse(args, 1, {}, {}, "check");
   if (!p.ok()) return fail(err, p.error());
-  Result<TraceReader> r = open_trace(*p, "check");
+  Result<TraceReader> r = open_trace(*p, "check", err);
   if (!r.ok()) return fail(err, r.error());
   Result<CheckReport> report = check_trace(*r);
   if (!report.ok()) return fail(err, report.error());
@@ -290,7 +295,7 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     Status s = check_output_path(p->values.at("-o"), "trace export -o");
     if (!s.ok()) return fail(err, s.error());
   }
-  Result<TraceReader> r = open_trace(*p, "export");
+  Result<TraceReader> r = open_trace(*p, "export", err);
   if (!r.ok()) return fail(err, r.error());
   if (!p->values.count("-o")) {
     Status s = export_perfetto(*r, out);

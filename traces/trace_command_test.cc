@@ -92,7 +92,7 @@ TEST_F(TraceCommand, GenerateIsDeterministicAndLooksLikeProact) {
 TEST_F(TraceCommand, Info) {
   CmdResult r = trace({"info", path_});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("format:      1.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("format:      2.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("gpus:        3 x Synthetic GPU"), std::string::npos);
   EXPECT_NE(r.out.find("param:       mechanism = memcpy"), std::string::npos);
   EXPECT_NE(r.out.find("time span:"), std::string::npos);

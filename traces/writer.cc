@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "traces/checksum.h"
 #include "traces/file_format.h"
 
 namespace xferlab::traces {
@@ -158,7 +159,7 @@ Status TraceWriter::write_block(const Event* events, size_t n) {
     }
   }
   format::BlockHeader header{};
-  header.section = {format::kTagEvents, sizeof(header), payload_bytes};
+  header.section = {format::kTagEvents, format::kChecksummedBlockHeaderBytes, payload_bytes};
   header.codec = codec;
   header.events = uint32_t(n);
   header.first_event = num_events_;
@@ -166,7 +167,9 @@ Status TraceWriter::write_block(const Event* events, size_t n) {
   header.max_time_ns = max_t;
   index_.push_back(
       BlockInfo{offset_, num_events_, min_t, max_t, uint32_t(n), uint32_t(payload_bytes)});
+  const format::BlockChecksum checksum{xxh64(payload, payload_bytes, num_events_)};
   XF_RETURN_IF_ERROR(write_bytes(&header, sizeof(header)));
+  XF_RETURN_IF_ERROR(write_bytes(&checksum, sizeof(checksum)));
   XF_RETURN_IF_ERROR(write_bytes(payload, payload_bytes));
   XF_RETURN_IF_ERROR(pad8());
   num_events_ += n;

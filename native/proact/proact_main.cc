@@ -91,7 +91,8 @@ int run_main(int argc, char** argv) {
       .add_string("trace-chunks", "all", {},
                   "chunk sizes that get a trace (comma list, 'all' or 'none'); only the "
                   "first --threads value of a mechanism is traced")
-      .add_int("trace-capacity", 1 << 21, 1024, 1 << 26, "trace events per GPU")
+      .add_int("trace-capacity", 0, 0, kMaxTraceCapacity,
+               "trace events per GPU; 0 = sized from the run (re-traced once if it overflows)")
       .add_bool("profile", false, "profiler: sweep the grid, write the fastest choice")
       .add_bool("full", false, "profiler: full grid (default: coarse grid)")
       .add_string("profile-out", "proact_choices.csv", {}, "profiler: choice file to update")
@@ -178,6 +179,9 @@ int run_main(int argc, char** argv) {
   ro.timeout_ns = static_cast<uint64_t>(f.get_time_ns("timeout"));
   ro.counter_bits = static_cast<int>(f.get_int("counter-bits"));
   ro.trace_capacity_events = static_cast<uint32_t>(f.get_int("trace-capacity"));
+  if (ro.trace_capacity_events != 0 && ro.trace_capacity_events < 1024)
+    return fail(make_error("--trace-capacity " + std::to_string(ro.trace_capacity_events) +
+                           ": use 0 (sized from the run) or at least 1024 events"));
   ro.trace_cta_sample = static_cast<uint32_t>(f.get_int("trace-cta-sample"));
   ro.trace_agent_sample = static_cast<uint32_t>(f.get_int("trace-agent-sample"));
   ro.parameters = f.values();

@@ -11,6 +11,7 @@
 #include "native/proact/kernels.h"
 #include "native/proact/workload_math.h"
 #include "native/stats.h"
+#include "native/trace_capacity.h"
 
 namespace xferlab::proact {
 
@@ -414,20 +415,41 @@ Result<RunResult> Runner::run(const RunConfig& c, const std::string& trace_path)
   // poisoning memsets) between them. Run after such a gap, agent runs took
   // 7-31% longer than the untraced median (2x H200, docs/validation.md).
   if (!trace_path.empty()) {
+    // Capacity 0 (the default) sizes the buffers from the run: a run that
+    // overflows the first guess is traced once more with what it needed.
+    const bool auto_capacity = options_.trace_capacity_events == 0;
     native::TraceRecorderOptions to;
-    to.device_capacity_events = options_.trace_capacity_events;
-    Result<std::unique_ptr<native::TraceRecorder>> r =
-        native::TraceRecorder::create(options_.devices, to);
-    if (!r.ok()) return r.error();
-    std::unique_ptr<native::TraceRecorder> rec = std::move(*r);
-    rec->set_producer(options_.program, options_.argc, options_.argv);
-    add_metadata(c, rec->metadata());
-    XF_RETURN_IF_ERROR(rec->sync_clocks());
+    to.device_capacity_events =
+        auto_capacity ? kAutoTraceCapacityStart : options_.trace_capacity_events;
+    std::unique_ptr<native::TraceRecorder> rec;
+    Result<double> t = 0.0;
     const uint32_t run_index = static_cast<uint32_t>(options_.warmup + options_.reps);
-    Result<double> warm = execute(c, run_index, false, nullptr);
-    if (!warm.ok()) return warm.error();
-    Result<double> t = execute(c, run_index, true, rec.get());
-    if (!t.ok()) return t.error();
+    for (int attempt = 0;; ++attempt) {
+      Result<std::unique_ptr<native::TraceRecorder>> r =
+          native::TraceRecorder::create(options_.devices, to);
+      if (!r.ok()) return r.error();
+      rec = std::move(*r);
+      rec->set_producer(options_.program, options_.argc, options_.argv);
+      add_metadata(c, rec->metadata());
+      XF_RETURN_IF_ERROR(rec->sync_clocks());
+      Result<double> warm = execute(c, run_index, false, nullptr);
+      if (!warm.ok()) return warm.error();
+      t = execute(c, run_index, true, rec.get());
+      if (!t.ok()) return t.error();
+      XF_RETURN_IF_ERROR(rec->drain());
+      if (!auto_capacity || attempt > 0 || rec->lost_events() == 0) break;
+      const uint32_t grown =
+          native::grown_trace_capacity(rec->needed_capacity_events(), kMaxTraceCapacity);
+      if (grown == 0) break;  // cannot hold it: the trace says what was lost.
+      to.device_capacity_events = grown;
+    }
+    if (rec->lost_events() > 0) {
+      std::fprintf(stderr,
+                   "proact: warning: the trace lost %llu events; re-record with "
+                   "--trace-capacity >= %llu\n",
+                   static_cast<unsigned long long>(rec->lost_events()),
+                   static_cast<unsigned long long>(rec->needed_capacity_events()));
+    }
     XF_RETURN_IF_ERROR(rec->sync_clocks());
     rec->metadata().set_parameter("traced_run_time", std::to_string(*t) + "ms");
     rec->metadata().set_parameter("traced_run", "repetition " + std::to_string(run_index + 1) +

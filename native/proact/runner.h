@@ -23,6 +23,11 @@
 
 namespace xferlab::proact {
 
+// Trace buffer sizing when --trace-capacity is 0 (auto): the first guess, and
+// the flag's upper bound (2 GiB of 32-byte events per GPU).
+inline constexpr uint32_t kAutoTraceCapacityStart = 1u << 21;
+inline constexpr uint32_t kMaxTraceCapacity = 1u << 26;
+
 // RunConfig: one point of the design space.
 struct RunConfig {
   Mechanism mechanism = Mechanism::kPolling;
@@ -37,9 +42,9 @@ struct RunnerOptions {
   uint64_t slice_bytes = 16 << 10;      ///< agent copy unit (clipped to the chunk).
   uint64_t timeout_ns = 5000000000ull;  ///< agent deadline per awaited chunk.
   int counter_bits = 32;
-  uint32_t trace_capacity_events = 1u << 20;
-  uint32_t trace_cta_sample = 1;    ///< trace every n-th producer CTA.
-  uint32_t trace_agent_sample = 1;  ///< trace every n-th agent copy; 0 = none (kernels only).
+  uint32_t trace_capacity_events = 0;  ///< per GPU; 0 = size from the run (see runner.cc).
+  uint32_t trace_cta_sample = 1;       ///< trace every n-th producer CTA.
+  uint32_t trace_agent_sample = 1;     ///< trace every n-th agent copy; 0 = none (kernels only).
   std::vector<std::pair<std::string, std::string>> parameters;  ///< into trace metadata.
   std::string program;                                          ///< trace producer name.
   int argc = 0;
