@@ -68,13 +68,13 @@ struct ValidateRequest {
 struct ValidateOutput {
   Table table;                                 ///< one row per case.
   std::vector<std::string> skipped;            ///< one line per skipped trace or skip reason.
-  std::vector<std::string> warnings;           ///< lost events per trace; one line for 1.x files.
   std::vector<double> abs_error_pct;           ///< |error| of every case, table order.
   std::vector<double> transfer_abs_error_pct;  ///< the same, transfer mechanisms only.
   size_t beyond_tolerance = 0;
   /// |error| per group: all, transfer/compute-only, in-sample vs held-out
   /// (the preset's fitted_on), communication-only, per mechanism.
   ErrorSummaries summaries;
+  std::vector<std::string> warnings;  ///< lost events per trace; one line for 1.x files.
 };
 
 Result<ValidateOutput> validate(const ValidateRequest& request);
