@@ -360,8 +360,20 @@ std::vector<std::string> parameter_keys(const Platform&) {
 std::vector<ParamInfo> parameter_reference() {
   Platform defaults;
   std::vector<ParamInfo> out;
-  for (const Field& f : fields())
-    out.push_back(ParamInfo{f.dotted(), f.unit_text, f.get(defaults), f.description});
+  for (const Field& f : fields()) {
+    // Enum keys (unit text "a|b|c"): the unit column says "choice" and the
+    // description lists the choices.
+    if (f.unit_text.find('|') != std::string::npos) {
+      std::string choices = f.unit_text;
+      for (size_t i = choices.find('|'); i != std::string::npos; i = choices.find('|', i)) {
+        choices.replace(i, 1, ", ");
+      }
+      out.push_back(ParamInfo{f.dotted(), "choice", f.get(defaults),
+                              f.description + " (one of: " + choices + ")"});
+    } else {
+      out.push_back(ParamInfo{f.dotted(), f.unit_text, f.get(defaults), f.description});
+    }
+  }
   return out;
 }
 

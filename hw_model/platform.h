@@ -138,7 +138,8 @@ std::vector<std::string> parameter_keys(const Platform& platform);
 // ParamInfo: one row of the generated parameter reference.
 struct ParamInfo {
   std::string key;   ///< "counter_unit.update_latency_cycles"
-  std::string unit;  ///< "time", "bandwidth", "number", "text", "bool", or "a|b|c".
+  std::string unit;  ///< "time", "bandwidth", "number", "count", "text", "bool" or "choice"
+                     ///< (enums: the description ends with "(one of: a, b, c)").
   std::string default_value;
   std::string description;
 };

@@ -75,6 +75,18 @@ TEST(Platform, SetParameter) {
   EXPECT_NE(std::find(keys.begin(), keys.end(), "dma_agent.initiation"), keys.end());
   for (const std::string& k : keys) EXPECT_TRUE(get_parameter(p, k).ok()) << k;
   EXPECT_EQ(parameter_reference().size(), keys.size());
+  // Enum keys list their choices in the description; the unit column says "choice".
+  for (const ParamInfo& info : parameter_reference()) {
+    if (info.key == "topology.kind") {
+      EXPECT_EQ(info.unit, "choice");
+      EXPECT_NE(info.description.find("(one of: direct_pair, nvlink_mesh, nvswitch, pcie_tree)"),
+                std::string::npos)
+          << info.description;
+    }
+    if (info.key == "dma_agent.fan_out") {
+      EXPECT_EQ(info.unit, "bool");
+    }
+  }
 }
 
 TEST(Platform, MalformedCorpus) {

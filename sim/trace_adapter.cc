@@ -31,10 +31,9 @@ struct KernelSpan {
   double begin_ns = -1, end_ns = -1;
 };
 
-// proact launches its polling/TMA agents with kernel id 0x10000 + the
-// producer's id (native/proact/runner.cc). They run beside the producer for
-// the whole step, so they are transfer activity, never a producer kernel.
-constexpr uint32_t kAgentKernelIdBase = 0x10000;
+// Agent kernels (traces::kAgentKernelIdBase + the producer's id) run beside
+// the producer for the whole step: transfer activity, never a producer kernel.
+using traces::kAgentKernelIdBase;
 
 // ChunkRecord: the fields of a CTA or counter event the chunk table needs
 // (kept from the one decoding pass until the producer kernels are known).

@@ -83,7 +83,8 @@ uint64_t write_proact_trace(
                                         : TransferMechanism::kMemcpy;
   std::vector<Event> evs;
   if (polling)
-    evs.push_back(ev(kKernelBegin - 200, EventKind::kKernelBegin, 0, 1, 0x10000, 132, 1024));
+    evs.push_back(ev(kKernelBegin - 200, EventKind::kKernelBegin, 0, 1, traces::kAgentKernelIdBase,
+                     132, 1024));
   evs.push_back(ev(kKernelBegin, EventKind::kKernelBegin, 0, 0, 0, kCtas, 256));
   for (uint32_t b = 0; b < kCtas; b += kSample) {
     const uint32_t chunk = b * kCtaBytes / kChunkBytes;
@@ -111,7 +112,7 @@ uint64_t write_proact_trace(
   }
   if (polling && agent_end_after > 0) {
     last += agent_end_after;
-    evs.push_back(ev(last, EventKind::kKernelEnd, 0, 1, 0x10000, 132, 1024));
+    evs.push_back(ev(last, EventKind::kKernelEnd, 0, 1, traces::kAgentKernelIdBase, 132, 1024));
   }
   std::stable_sort(evs.begin(), evs.end(),
                    [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });

@@ -85,6 +85,10 @@ inline constexpr uint16_t kFlagWarp = 0x8000;  ///< record is per warp, not per 
 
 // Sentinels.
 inline constexpr uint32_t kNoId = 0xffffffffu;
+// kAgentKernelIdBase: a transfer agent kernel (proact's polling/TMA agents)
+// records kernel id kAgentKernelIdBase + its producer's kernel id, so readers
+// tell agents (transfer activity) from producer kernels.
+inline constexpr uint32_t kAgentKernelIdBase = 0x10000;
 inline constexpr uint16_t kHostGpu = 0xffffu;  ///< Event::gpu for host-side records.
 
 // Event: one record, 32 bytes, little-endian, naturally aligned.

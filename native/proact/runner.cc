@@ -17,7 +17,6 @@ namespace xferlab::proact {
 
 namespace {
 constexpr uint32_t kVerifyRun = 0x5eed;
-constexpr uint32_t kAgentKernelBase = 0x10000;
 
 uint32_t region_mode(Mechanism m) {
   switch (m) {
@@ -200,7 +199,7 @@ Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool trac
         ap.slice_bytes = std::min<uint64_t>(c.chunk_bytes, max_slice);
         while (c.chunk_bytes % ap.slice_bytes != 0) ap.slice_bytes /= 2;
         ap.timeout_ns = options_.timeout_ns;
-        ap.kernel_id = kAgentKernelBase + dv.kernel_id;
+        ap.kernel_id = traces::kAgentKernelIdBase + dv.kernel_id;
         XF_CUDA_CHECK(cudaEventRecord(start_ev_[g], main_[g]));
         XF_CUDA_CHECK(cudaStreamWaitEvent(agent_[g], start_ev_[g], 0));
         if (c.mechanism == Mechanism::kPolling) {
