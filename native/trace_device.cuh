@@ -95,6 +95,27 @@ __device__ __forceinline__ void record_kernel_end(const DeviceTrace& t, uint32_t
                gridDim.x * gridDim.y * gridDim.z, blockDim.x * blockDim.y * blockDim.z);
 }
 
+// kernel_span_begin / kernel_span_end: the kernel's span without a record per
+// CTA. Call from every thread, begin first thing, end last thing (after a
+// grid-stride loop, no early return). Block 0's thread 0 records the begin;
+// the last CTA to finish records the end. `blocks_done` is a device counter
+// owned by this kernel id that atomicInc wraps back to 0 after the last CTA,
+// so launches need no reset (launches of one id must not overlap).
+__device__ __forceinline__ void kernel_span_begin(const DeviceTrace& t, uint32_t kernel_id,
+                                                  uint16_t stream = 0) {
+  if (t.enabled && linear_block_id() == 0 && block_thread_id() == 0)
+    record_kernel_begin(t, kernel_id, stream);
+}
+__device__ __forceinline__ void kernel_span_end(const DeviceTrace& t, uint32_t kernel_id,
+                                                unsigned int* blocks_done, uint16_t stream = 0) {
+  if (!t.enabled) return;
+  __syncthreads();
+  if (block_thread_id() != 0) return;
+  const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+  __threadfence();
+  if (atomicInc(blocks_done, blocks - 1) == blocks - 1) record_kernel_end(t, kernel_id, stream);
+}
+
 // --- CTAs and warps. stream = SM id, id = linear CTA (warp) index; chunk /
 // bytes / store granularity describe what the CTA writes (kNoId, 0, 0 if none).
 __device__ __forceinline__ void record_cta_begin(const DeviceTrace& t,

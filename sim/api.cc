@@ -13,6 +13,8 @@
 
 #include "common/number.h"
 #include "common/units.h"
+#include "sim/halo_command.h"
+#include "sim/halo_trace.h"
 #include "sim/isolated.h"
 #include "sim/machine.h"
 #include "sim/platform_choice.h"
@@ -260,12 +262,19 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                      {},
                      {},
                      0,
-                     {}};
+                     {},
+                     {},
+                     std::nullopt};
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
-  size_t unverified = 0;  // format 1.x traces (no block checksums)
+  size_t unverified = 0;          // format 1.x traces (no block checksums)
+  std::vector<std::string> halo;  // replayed by validate_halo after the loop
   for (size_t ti = 0; ti < traces.size(); ++ti) {
     if (req.progress && ti > 0) req.progress(ti, traces.size());
     const std::string& t = traces[ti];
+    if (is_halo_trace(t)) {
+      halo.push_back(t);
+      continue;
+    }
     Result<Prepared> p = prepare(t, req.platform, req.sets, 0, 0, true);
     if (!p.ok() && (named[ti] || !p.error().message.ends_with(kNoProducerKernels))) {
       return p.error();
@@ -353,6 +362,17 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
          meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
          meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e, comm_e, sample,
          std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
+  }
+  if (!halo.empty()) {
+    Result<HaloValidation> h = validate_halo(halo, req.tolerance_pct);
+    if (!h.ok()) return h.error();
+    out.halo_table = std::move(h->table);
+    for (const auto& [group, ae] : h->cases) {
+      out.abs_error_pct.push_back(ae);
+      out.summaries.add("all", ae);
+      out.summaries.add(group, ae);
+    }
+    out.beyond_tolerance += h->beyond_tolerance;
   }
   if (req.progress) req.progress(traces.size(), traces.size());
   for (const auto& [why, ne] : skipped) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -75,6 +76,9 @@ struct ValidateOutput {
   /// (the preset's fitted_on), communication-only, per mechanism.
   ErrorSummaries summaries;
   std::vector<std::string> warnings;  ///< lost events per trace; one line for 1.x files.
+  /// Halo exchange / GPUDirect Async runs (sim/halo_command.h), when any
+  /// were given or found; their cases are in abs_error_pct and summaries too.
+  std::optional<Table> halo_table;
 };
 
 Result<ValidateOutput> validate(const ValidateRequest& request);

@@ -18,6 +18,8 @@
 #include "common/table.h"
 #include "common/units.h"
 #include "sim/api.h"
+#include "sim/halo_command.h"
+#include "sim/halo_trace.h"
 #include "sim/mpi_world.h"
 
 namespace xferlab::sim {
@@ -68,8 +70,15 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
            "         [--chunk-size SIZE] [--set key=value]... [--format table|csv|json]\n"
            "         [--timeline out.json] [--fan-out aggregate|fine]\n"
            "Replays TRACE on a platform preset with each transfer mechanism (memcpy, inline,\n"
-           "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n";
+           "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n"
+           "Halo / GPUDirect Async traces (halo_exchange, gdasync_bench; docs/halo_sim.md):\n"
+           "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
+           "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
+           "         [--format table|csv|json]\n";
     return cli::kExitOk;
+  }
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-' && is_halo_trace(args[0])) {
+    return run_halo_replay(args, out, err);
   }
   Result<ArgReader> a =
       ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set", "--format",
@@ -163,7 +172,11 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.progress = [&](size_t done, size_t total) { progress.update(done, total); };
   Result<ValidateOutput> v = validate(req);
   if (!v.ok()) return fail(err, v.error());
-  v->table.write(out, *format);
+  if (v->table.num_rows() > 0 || !v->halo_table) v->table.write(out, *format);
+  if (v->halo_table) {
+    if (v->table.num_rows() > 0 && *format == OutputFormat::kTable) out << "\n";
+    v->halo_table->write(out, *format);
+  }
   for (const std::string& line : v->skipped) err << "validate: " << line << "\n";
   for (const std::string& w : v->warnings) err << "warning: " << w << "\n";
   if (*format == OutputFormat::kTable) out << validate_summary(*v, req.tolerance_pct);

@@ -87,13 +87,14 @@ class StreamAsync : public ProxyDriven {
     c_.phase_begin(Phase::kPostSend);  // all of it is enqueueing (CPU cost).
     wait_send_buffer(t);
     c_.compute(t, Region::kBoundary);
-    launch_pack_fused(c_.send_table, c_.layout, c_.field(t), send_device(t), c_.stream_compute);
+    launch_pack_fused(c_.send_table, c_.layout, c_.field(t), send_device(t), c_.stream_compute,
+                      c_.device_trace());
     check(c_, ops.write32_batch(c_.stream_compute, doorbells_.data(), c_.num_messages(), t + 1));
     c_.compute(t, Region::kInterior);
     check(c_, ops.wait_geq32(c_.stream_compute,
                              c_.flag_device(FlagArray::kRecvAll, NicProxy::kRecvAllIndex), t + 1));
     launch_unpack_fused(c_.recv_table, c_.layout, c_.recv_buffer[t % 2].device(), c_.field(t),
-                        c_.stream_compute);
+                        c_.stream_compute, c_.device_trace());
     c_.verify(t, c_.stream_compute);
     c_.phase_end(Phase::kPostSend);
     c_.phase_end(Phase::kTotal);

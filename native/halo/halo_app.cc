@@ -94,8 +94,8 @@ void add_trace_tables(traces::Metadata& md, const HaloContext& c) {
     }
   }
   const char* kernels[] = {
-      "",        "compute", "pack_fused", "unpack_fused", "pack_notify", "unpack_notify",
-      "stacked", "verify",  "gdasync_ki"};
+      "",        "compute", "pack_fused", "unpack_fused",     "pack_notify",     "unpack_notify",
+      "stacked", "verify",  "gdasync_ki", "compute_boundary", "compute_interior"};
   for (uint32_t k = 1; k < sizeof(kernels) / sizeof(kernels[0]); ++k)
     md.kernels.push_back({k, kernels[k], 0, 0});
   std::ostringstream msgs;

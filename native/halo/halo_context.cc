@@ -118,7 +118,8 @@ void HaloContext::post_send(int m, const double* send_base) {
 void HaloContext::compute(uint32_t t, Region region, cudaStream_t stream) {
   if (stream == nullptr) stream = stream_compute;
   guard_ghosts(t, stream);
-  launch_compute(layout, origin, region, field(t + 1), d_result, field(t), t, stream);
+  launch_compute(layout, origin, region, field(t + 1), d_result, field(t), t, stream,
+                 device_trace());
 }
 
 void HaloContext::verify(uint32_t t, cudaStream_t after) {

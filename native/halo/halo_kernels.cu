@@ -15,28 +15,44 @@ using xferlab::native::DeviceTrace;
 
 constexpr int kThreads = 256;  // per CTA, except the notify kernels (kNotifyThreads).
 
+// Per kernel id: CTAs finished in the current launch (kernel_span_end).
+__device__ unsigned int g_blocks_done[kNumKernelIds];
+
+__device__ __forceinline__ uint32_t compute_kernel_id(Region region) {
+  return region == Region::kAll
+             ? kKernelCompute
+             : (region == Region::kBoundary ? kKernelComputeBoundary : kKernelComputeInterior);
+}
+
 __global__ void compute_kernel(FieldLayout layout, RankOrigin origin, Region region,
                                const double* __restrict__ in, double* __restrict__ result,
-                               double* __restrict__ next, uint32_t iteration) {
+                               double* __restrict__ next, uint32_t iteration, DeviceTrace trace) {
+  const uint32_t id = compute_kernel_id(region);
+  xferlab::native::kernel_span_begin(trace, id);
   const int n[3] = {layout.n[0], layout.n[1], layout.n[2]};
   const int64_t cells = region_cells(n, region);
   for (int64_t c = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; c < cells;
        c += int64_t{gridDim.x} * blockDim.x) {
     compute_cell(layout, origin, region, c, in, result, next, iteration);
   }
+  xferlab::native::kernel_span_end(trace, id, &g_blocks_done[id]);
 }
 
 // Fused kernels: blockIdx.y = message, blockIdx.x = share of it.
 __global__ void pack_fused_kernel(MessageTable send, FieldLayout layout, const double* field,
-                                  double* buffer) {
+                                  double* buffer, DeviceTrace trace) {
+  xferlab::native::kernel_span_begin(trace, kKernelPackFused);
   pack_range(send.msg[blockIdx.y], layout, field, buffer, blockIdx.x * blockDim.x + threadIdx.x,
              gridDim.x * blockDim.x);
+  xferlab::native::kernel_span_end(trace, kKernelPackFused, &g_blocks_done[kKernelPackFused]);
 }
 
 __global__ void unpack_fused_kernel(MessageTable recv, FieldLayout layout, const double* buffer,
-                                    double* field) {
+                                    double* field, DeviceTrace trace) {
+  xferlab::native::kernel_span_begin(trace, kKernelUnpackFused);
   unpack_range(recv.msg[blockIdx.y], layout, buffer, field, blockIdx.x * blockDim.x + threadIdx.x,
                gridDim.x * blockDim.x);
+  xferlab::native::kernel_span_end(trace, kKernelUnpackFused, &g_blocks_done[kKernelUnpackFused]);
 }
 
 __global__ void __launch_bounds__(kNotifyThreads)
@@ -191,22 +207,25 @@ dim3 fused_grid(const MessageTable& table) {
 
 void launch_compute(const FieldLayout& layout, const RankOrigin& origin, Region region,
                     const double* d_in, double* d_result, double* d_next, uint32_t iteration,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, const DeviceTrace& trace) {
   const int n[3] = {layout.n[0], layout.n[1], layout.n[2]};
   compute_kernel<<<grid_for(region_cells(n, region)), kThreads, 0, stream>>>(
-      layout, origin, region, d_in, d_result, d_next, iteration);
+      layout, origin, region, d_in, d_result, d_next, iteration, trace);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 void launch_pack_fused(const MessageTable& send, const FieldLayout& layout, const double* d_field,
-                       double* d_buffer, cudaStream_t stream) {
-  pack_fused_kernel<<<fused_grid(send), kThreads, 0, stream>>>(send, layout, d_field, d_buffer);
+                       double* d_buffer, cudaStream_t stream, const DeviceTrace& trace) {
+  pack_fused_kernel<<<fused_grid(send), kThreads, 0, stream>>>(send, layout, d_field, d_buffer,
+                                                               trace);
   XF_CUDA_CHECK_LAUNCH();
 }
 
 void launch_unpack_fused(const MessageTable& recv, const FieldLayout& layout,
-                         const double* d_buffer, double* d_field, cudaStream_t stream) {
-  unpack_fused_kernel<<<fused_grid(recv), kThreads, 0, stream>>>(recv, layout, d_buffer, d_field);
+                         const double* d_buffer, double* d_field, cudaStream_t stream,
+                         const DeviceTrace& trace) {
+  unpack_fused_kernel<<<fused_grid(recv), kThreads, 0, stream>>>(recv, layout, d_buffer, d_field,
+                                                                 trace);
   XF_CUDA_CHECK_LAUNCH();
 }
 

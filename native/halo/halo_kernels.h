@@ -27,6 +27,9 @@ enum KernelId : uint32_t {
   kKernelStacked = 6,
   kKernelVerify = 7,
   kKernelGdasyncKi = 8,
+  kKernelComputeBoundary = 9,  ///< compute of Region::kBoundary (kKernelCompute: kAll).
+  kKernelComputeInterior = 10,
+  kNumKernelIds = 11,
 };
 
 // launch_compute: the application iteration over `region`: result = 27-point
@@ -34,14 +37,18 @@ enum KernelId : uint32_t {
 // cells of d_next = owner_value(iteration), the values the next exchange sends.
 void launch_compute(const FieldLayout& layout, const RankOrigin& origin, Region region,
                     const double* d_in, double* d_result, double* d_next, uint32_t iteration,
-                    cudaStream_t stream);
+                    cudaStream_t stream, const xferlab::native::DeviceTrace& trace = {});
 
 // Fused (baseline) pack / unpack: one launch for all messages, enough CTAs per
 // message (grid y = message) that each thread copies one batch (kCopyBatch).
+// With `trace` enabled, compute and fused kernels record their span
+// (kernel_begin / kernel_end; halo_exchange --trace-dir).
 void launch_pack_fused(const MessageTable& send, const FieldLayout& layout, const double* d_field,
-                       double* d_buffer, cudaStream_t stream);
+                       double* d_buffer, cudaStream_t stream,
+                       const xferlab::native::DeviceTrace& trace = {});
 void launch_unpack_fused(const MessageTable& recv, const FieldLayout& layout,
-                         const double* d_buffer, double* d_field, cudaStream_t stream);
+                         const double* d_buffer, double* d_field, cudaStream_t stream,
+                         const xferlab::native::DeviceTrace& trace = {});
 
 // NotifyArgs: what the notification kernels share. Flag arrays and the fault
 // record are pinned host memory (device addresses).

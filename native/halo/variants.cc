@@ -41,7 +41,7 @@ class HostDriven : public VariantRunner {
     c_.phase_begin(Phase::kPack);
     c_.compute(t, overlap_ ? Region::kBoundary : Region::kAll);
     launch_pack_fused(c_.send_table, c_.layout, c_.field(t), c_.send_buffer.device(),
-                      c_.stream_compute);
+                      c_.stream_compute, c_.device_trace());
     c_.wait_stream(c_.stream_compute,
                    overlap_ ? "boundary compute + pack" : "compute + fused pack");
     c_.phase_end(Phase::kPack);
@@ -52,7 +52,7 @@ class HostDriven : public VariantRunner {
     wait_all(c_, c_.recv_req, true, Phase::kWaitRecv);
     c_.phase_begin(Phase::kUnpack);
     launch_unpack_fused(c_.recv_table, c_.layout, c_.recv_buffer[0].device(), c_.field(t),
-                        c_.stream_compute);
+                        c_.stream_compute, c_.device_trace());
     c_.verify(t, c_.stream_compute);
     c_.wait_stream(c_.stream_compute, overlap_ ? "interior compute + unpack" : "fused unpack");
     c_.phase_end(Phase::kUnpack);

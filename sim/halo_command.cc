@@ -1,0 +1,421 @@
+// sim/halo_command.cc — halo / GPUDirect Async replay, prediction and validation.
+#include "sim/halo_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/table.h"
+#include "common/units.h"
+#include "hw_model/link_model.h"
+#include "hw_model/platform.h"
+#include "sim/halo_model.h"
+#include "traces/reader.h"
+
+namespace xferlab::sim {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kTracePlatform = "h200x2_nvlink4";  // the committed traces' machine
+
+int fail(std::ostream& err, const Error& e) {
+  err << "xferlab: " << e.message << "\n";
+  return e.exit_code();
+}
+
+// Case: one run (all ranks) and its workload.
+struct Case {
+  std::string path;  ///< rank-0 trace
+  HaloRun run;
+  HaloWorkload w;
+  std::string place, size;  ///< label "gpus2_200" -> place "gpus2", size "200"
+  bool box = false;
+  double model_only_ns = 0;  ///< replay before the residual was calibrated.
+};
+
+Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset) {
+  Result<hw_model::Platform> p = hw_model::load_platform(preset);
+  if (!p.ok()) return p.error();
+  Result<hw_model::LinkModel> link = hw_model::LinkModel::create(p->network_link);
+  if (!link.ok()) return link.error();
+  HaloNetwork net;
+  net.nic_bw_bytes_per_s =
+      link->payload_bandwidth_bytes_per_s() * static_cast<double>(p->topology.nics_per_node);
+  net.nic_latency_ns = link->one_way_latency_ns();
+  net.gpu_sms = static_cast<int>(p->gpu.sm_count);
+  net.ranks_per_node = static_cast<int>(p->gpus_per_node());
+  NicCosts nic;
+  nic.doorbell_ns = p->notification.doorbell_ns;
+  // WQE fetch: one read of the descriptor over the host link; CQ polling: one
+  // GPU poll period plus a read of host/NIC memory (preset [notification]).
+  Result<hw_model::LinkModel> host = hw_model::LinkModel::create(p->host_link);
+  nic.wqe_ns = host.ok() ? 2 * host->one_way_latency_ns() : 1000;
+  nic.cq_poll_ns = p->notification.gpu_poll_period_ns / 2 + p->notification.gpu_poll_read_ns;
+  return std::make_pair(net, nic);
+}
+
+HaloGeometry geometry_of(const HaloRankTrace& t) {
+  HaloGeometry g;
+  g.procs = t.procs;
+  g.per_rank = t.per_rank;
+  g.vars = t.vars;
+  g.pattern = t.pattern;
+  return g;
+}
+
+// The committed traces' machine: its rates drive the interpolation.
+WorkRates trace_rates() {
+  WorkRates r;
+  Result<hw_model::Platform> p = hw_model::load_platform(kTracePlatform);
+  if (!p.ok()) return r;
+  r.gpu_memory_bw_bytes_per_s = p->gpu.memory_bw_bytes_per_s;
+  Result<hw_model::LinkModel> host = hw_model::LinkModel::create(p->host_link);
+  if (host.ok()) r.host_link_bw_bytes_per_s = host->payload_bandwidth_bytes_per_s();
+  return r;
+}
+
+Result<Case> load_case_uncached(const std::string& path) {
+  Result<HaloRun> run = load_halo_run(path);
+  if (!run.ok()) return run.error();
+  Result<HaloWorkload> w = workload_of(*run, trace_rates());
+  if (!w.ok()) return w.error();
+  Case c{path, std::move(*run), std::move(*w), "", "", false, 0};
+  // The residual per received message is fitted to this run's iteration.
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform);
+  if (!netnic.ok()) return netnic.error();
+  HaloNetwork net = netnic->first;
+  net.ranks_per_node = c.run.r0().ranks;
+  HaloWorkload bare = c.w;
+  Result<HaloPhases> p0 =
+      simulate_halo(bare, geometry_of(c.run.r0()), net, HaloMode::kMeasured, netnic->second);
+  if (!p0.ok()) return p0.error();
+  c.model_only_ns = p0->iteration_ns;
+  Result<HaloPhases> p = calibrate_residual(c.w, geometry_of(c.run.r0()), net, c.run.total_ns());
+  if (!p.ok()) return p.error();
+  const std::string& label = c.run.r0().label;
+  const size_t us = label.rfind('_');
+  c.place = us == std::string::npos ? "" : label.substr(0, us);
+  c.size = us == std::string::npos ? label : label.substr(us + 1);
+  c.box = c.size.rfind("box", 0) == 0;
+  return c;
+}
+
+// load_case: one run, calibrated; each run is loaded once per process.
+Result<Case> load_case(const std::string& path) {
+  static std::map<std::string, Case> cache;
+  const std::string key = std::filesystem::weakly_canonical(path).string();
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  Result<Case> c = load_case_uncached(path);
+  if (c.ok()) cache.emplace(key, *c);
+  return c;
+}
+
+// family: the rank-0 traces of the same variant, placement and kind (paper
+// sizes or boxes) in path's directory, sorted by cells per rank.
+Result<std::vector<Case>> load_family(const Case& c) {
+  std::vector<Case> out;
+  const std::filesystem::path dir = std::filesystem::path(c.path).parent_path();
+  const std::string prefix = c.run.r0().variant + "_" + c.place + "_";
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || name.find("_rank0.") == std::string::npos) continue;
+    if (e.path() == std::filesystem::path(c.path)) {
+      out.push_back(c);
+      continue;
+    }
+    Result<Case> s = load_case(e.path().string());
+    if (!s.ok()) return s.error();
+    if (s->box == c.box) out.push_back(std::move(*s));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Case& a, const Case& b) { return a.w.cells < b.w.cells; });
+  return out;
+}
+
+// workload_at: a family's components at `cells` (interpolated between the two
+// bracketing sizes, or the nearest two; as measured when only one size).
+HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g,
+                         std::string* data_from) {
+  const double cells = g.cells();
+  if (fam.size() == 1) {
+    *data_from = fam[0].size + " (as measured)";
+    return fam[0].w;
+  }
+  size_t hi = 1;
+  while (hi + 1 < fam.size() && fam[hi].w.cells < cells) ++hi;
+  for (const Case& c : fam) {
+    if (c.w.cells == cells) {
+      *data_from = c.size + " (as measured)";
+      return c.w;
+    }
+  }
+  *data_from = "interpolated " + fam[hi - 1].size + "-" + fam[hi].size;
+  return interpolate(fam[hi - 1].w, fam[hi].w, g, trace_rates());
+}
+
+}  // namespace
+
+int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
+  std::string trace, platform = kTracePlatform, format_text = "table", model = "replay",
+                     mode_text = "measured", variant_sel;
+  int ranks = 0, per_node = 0;
+  const std::vector<std::string> known = {"--ranks", "--ranks-per-node", "--platform", "--format",
+                                          "--model", "--mode",           "--variant"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a[0] != '-') {
+      if (!trace.empty()) return fail(err, make_error("replay: expected one TRACE"));
+      trace = a;
+      continue;
+    }
+    if (std::find(known.begin(), known.end(), a) == known.end()) {
+      return fail(err, make_error("replay: unknown option '" + a + "' for a halo trace" +
+                                  did_you_mean(a, known)));
+    }
+    if (i + 1 >= args.size())
+      return fail(err, make_error("replay: option " + a + " needs a value"));
+    const std::string v = args[++i];
+    auto count = [&](int* dst) -> Status {
+      char* e = nullptr;
+      const long n = std::strtol(v.c_str(), &e, 10);
+      if (v.empty() || *e != '\0' || n < 1 || n > 1 << 20) {
+        return make_error(a + " '" + v + "': expected an integer 1.." + std::to_string(1 << 20));
+      }
+      *dst = static_cast<int>(n);
+      return Status::Ok();
+    };
+    Status st = Status::Ok();
+    if (a == "--ranks") st = count(&ranks);
+    if (a == "--ranks-per-node") st = count(&per_node);
+    if (!st.ok()) return fail(err, st.error());
+    if (a == "--platform") platform = v;
+    if (a == "--format") format_text = v;
+    if (a == "--model") model = v;
+    if (a == "--mode") mode_text = v;
+    if (a == "--variant") variant_sel = v;
+  }
+  Result<OutputFormat> format = parse_output_format(format_text);
+  if (!format.ok()) return fail(err, format.error());
+  if (model != "replay" && model != "kmodel") {
+    return fail(err, make_error("--model '" + model + "': expected replay or kmodel"));
+  }
+  HaloMode mode;
+  if (mode_text == "measured") {
+    mode = HaloMode::kMeasured;
+  } else if (mode_text == "hw-doorbell") {
+    mode = HaloMode::kHwDoorbell;
+  } else if (mode_text == "nic") {
+    mode = HaloMode::kNic;
+  } else {
+    return fail(err,
+                make_error("--mode '" + mode_text + "': expected measured, hw-doorbell or nic"));
+  }
+  Result<Case> c = load_case(trace);
+  if (!c.ok()) return fail(err, c.error());
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform);
+  if (!netnic.ok()) return fail(err, netnic.error());
+  HaloNetwork net = netnic->first;
+  if (per_node > 0) net.ranks_per_node = per_node;
+  const HaloRankTrace& t = c->run.r0();
+
+  // The variants to replay: the trace's, or every variant traced at this
+  // size and placement in its directory.
+  std::vector<Case> cases;
+  if (variant_sel.empty() || variant_sel == t.variant) {
+    cases.push_back(*c);
+  } else {
+    const std::filesystem::path dir = std::filesystem::path(trace).parent_path();
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.find("_" + t.label + "_rank0.") == std::string::npos) continue;
+      if (variant_sel != "all" && name.rfind(variant_sel + "_", 0) != 0) continue;
+      Result<Case> s = load_case(e.path().string());
+      if (!s.ok()) return fail(err, s.error());
+      cases.push_back(std::move(*s));
+    }
+    if (cases.empty()) {
+      return fail(err, make_error("replay: no '" + variant_sel + "' traces at " + t.label + " in " +
+                                  dir.string()));
+    }
+    std::sort(cases.begin(), cases.end(),
+              [](const Case& a, const Case& b) { return a.run.r0().variant < b.run.r0().variant; });
+  }
+
+  // Geometry: the trace's own, or the paper's global cube (strong scaling)
+  // / the trace's block per rank (boxes: weak scaling) over --ranks.
+  HaloGeometry g = geometry_of(t);
+  const std::string paper = [&] {
+    Result<traces::TraceReader> r = traces::TraceReader::open(trace);
+    std::optional<std::string> p = r.ok() ? r->metadata().parameter("paper") : std::nullopt;
+    return p ? *p : std::string();
+  }();
+  const bool rescaled = ranks > 0 && ranks != t.ranks;
+  if (rescaled) {
+    if (!paper.empty()) {
+      Result<HaloGeometry> s = split_cube(std::atoi(paper.c_str()), ranks, t.vars, t.pattern);
+      if (!s.ok()) return fail(err, s.error());
+      g = *s;
+    } else {
+      Result<HaloGeometry> s = split_cube(3, ranks, t.vars, t.pattern);
+      if (!s.ok()) return fail(err, s.error());
+      g.procs = s->procs;
+    }
+  }
+  if (!rescaled) net.ranks_per_node = per_node > 0 ? per_node : t.ranks;
+
+  Table table({{"variant"},
+               {"model"},
+               {"mode"},
+               {"ranks"},
+               {"ranks_per_node"},
+               {"per_rank"},
+               {"iteration_us", 6},
+               {"pack_us", 5},
+               {"post_us", 5},
+               {"wait_us", 5},
+               {"unpack_us", 5},
+               {"measured_us", 6},
+               {"data"},
+               {"tasks"},
+               {"wall_s", 3}});
+  const std::string per_rank = std::to_string(g.per_rank[0]) + "x" + std::to_string(g.per_rank[1]) +
+                               "x" + std::to_string(g.per_rank[2]);
+  for (const Case& cs : cases) {
+    const std::string& v = cs.run.r0().variant;
+    if (model == "kmodel") {
+      double worst = 0;
+      for (int r = 0; r < g.ranks(); ++r) {
+        worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, net.ranks_per_node), r));
+      }
+      table.add_row({v, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
+                     int64_t{net.ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN,
+                     kNaN, std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"), int64_t{0},
+                     0.0});
+      continue;
+    }
+    if ((mode == HaloMode::kNic) != (v == "sa" || v == "ki") && mode != HaloMode::kMeasured) {
+      if (mode == HaloMode::kNic) {
+        err << "replay: --mode nic applies to sa/ki; " << v << " skipped\n";
+        continue;
+      }
+      if (v == "sa" || v == "ki") {
+        err << "replay: --mode hw-doorbell applies to stream/stacked/baseline; " << v
+            << " skipped\n";
+        continue;
+      }
+    }
+    std::string data_from;
+    HaloWorkload w;
+    if (rescaled) {
+      Result<std::vector<Case>> fam = load_family(cs);
+      if (!fam.ok()) return fail(err, fam.error());
+      w = workload_at(*fam, g, &data_from);
+      data_from = "prediction, components " + data_from;
+    } else {
+      w = cs.w;
+      data_from = mode == HaloMode::kMeasured ? "reproduction" : "prediction (mode)";
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!p.ok()) return fail(err, p.error());
+    const bool same = !rescaled && mode == HaloMode::kMeasured;
+    table.add_row({v, std::string("replay"), mode_text, int64_t{g.ranks()},
+                   int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000, p->pack_ns / 1000,
+                   p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
+                   same ? cs.run.total_ns() / 1000 : kNaN, data_from,
+                   static_cast<int64_t>(p->tasks), wall});
+  }
+  table.write(out, *format);
+  return cli::kExitOk;
+}
+
+Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance) {
+  // Families (directory, variant, placement, paper|box) from the rank-0 traces.
+  std::map<std::string, std::string> families;  // key -> one rank-0 path
+  for (const std::string& t : traces) {
+    const std::string name = std::filesystem::path(t).filename().string();
+    const size_t pos = name.rfind("_rank");
+    if (pos == std::string::npos)
+      return make_error(t + ": halo trace name must end in _rankN.xft[.zst]");
+    const std::string rank0 = (std::filesystem::path(t).parent_path() /
+                               (name.substr(0, pos) + "_rank0" + name.substr(name.find('.', pos))))
+                                  .string();
+    Result<Case> c = load_case(rank0);
+    if (!c.ok()) return c.error();
+    const std::string key = std::filesystem::path(rank0).parent_path().string() + "|" +
+                            c->run.r0().variant + "|" + c->place + "|" + (c->box ? "box" : "paper");
+    families.emplace(key, rank0);
+  }
+  HaloValidation v{Table({{"run"},
+                          {"variant"},
+                          {"size"},
+                          {"set"},
+                          {"measured_us", 6},
+                          {"sim_us", 6},
+                          {"error_pct", 3},
+                          {"within_tolerance"},
+                          {"pack_meas_us", 5},
+                          {"pack_sim_us", 5},
+                          {"post_meas_us", 5},
+                          {"post_sim_us", 5},
+                          {"wait_meas_us", 5},
+                          {"wait_sim_us", 5},
+                          {"unpack_meas_us", 5},
+                          {"unpack_sim_us", 5},
+                          {"model_only_error_pct", 3},
+                          {"residual_per_recv_us", 3},
+                          {"components"}}),
+                   {},
+                   0};
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform);
+  if (!netnic.ok()) return netnic.error();
+  for (const auto& [key, rank0] : families) {
+    Result<Case> c = load_case(rank0);
+    if (!c.ok()) return c.error();
+    Result<std::vector<Case>> fam = load_family(*c);
+    if (!fam.ok()) return fam.error();
+    for (size_t i = 0; i < fam->size(); ++i) {
+      const Case& k = (*fam)[i];
+      const bool fitted = i == 0 || i + 1 == fam->size();
+      HaloWorkload w = fitted ? k.w
+                              : interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()),
+                                            trace_rates());
+      HaloNetwork net = netnic->first;
+      net.ranks_per_node = k.run.r0().ranks;
+      Result<HaloPhases> p =
+          simulate_halo(w, geometry_of(k.run.r0()), net, HaloMode::kMeasured, netnic->second);
+      if (!p.ok()) return p.error();
+      const double meas = k.run.total_ns();
+      const double e = 100 * (p->iteration_ns - meas) / meas;
+      v.cases.emplace_back(fitted ? "halo/GDA fitted" : "halo/GDA held-out", std::fabs(e));
+      if (std::fabs(e) > tolerance) ++v.beyond_tolerance;
+      const bool gda = w.variant == "sa" || w.variant == "ki";
+      auto meas_phase = [&](const char* ph) { return gda ? kNaN : k.run.phase_ns(ph) / 1000; };
+      const std::string run_dir = std::filesystem::path(k.path)
+                                      .parent_path()
+                                      .parent_path()
+                                      .parent_path()
+                                      .filename()
+                                      .string();
+      v.table.add_row(
+          {run_dir, w.variant, k.size, std::string(fitted ? "fitted" : "held-out"), meas / 1000,
+           p->iteration_ns / 1000, e, std::string(std::fabs(e) <= tolerance ? "yes" : "no"),
+           meas_phase("pack"), p->pack_ns / 1000, meas_phase("post_send"), p->post_ns / 1000,
+           meas_phase("wait_recv"), p->wait_ns / 1000, meas_phase("unpack"),
+           gda ? kNaN : p->unpack_ns / 1000, fitted ? 100 * (k.model_only_ns - meas) / meas : kNaN,
+           w.residual_per_recv_ns / 1000,
+           fitted ? std::string("own trace")
+                  : "interpolated " + fam->front().size + "-" + fam->back().size});
+    }
+  }
+  return v;
+}
+
+}  // namespace xferlab::sim

@@ -1,0 +1,34 @@
+// sim/halo_command.h — `xferlab replay` and `xferlab validate` for halo-exchange
+// and GPUDirect Async traces (halo_exchange, gdasync_bench): replay on the
+// task-graph core, rescaled to N ranks, and the 2-rank validation table.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "common/table.h"
+#include "sim/command.h"
+
+namespace xferlab::sim {
+
+// run_halo_replay: `xferlab replay HALO_TRACE [--ranks N] ...` (args as given
+// to replay; the first positional is a halo trace).
+int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err);
+
+// HaloValidation: what validate_halo found.
+struct HaloValidation {
+  Table table;  ///< one row per run (variant and size).
+  /// |error| per case with its summary group ("halo/GDA fitted", "halo/GDA held-out").
+  std::vector<std::pair<std::string, double>> cases;
+  size_t beyond_tolerance = 0;
+};
+
+// validate_halo: replays each run (rank-0 trace named or found; siblings are
+// loaded) at its own geometry: sizes at the ends of each variant's range are
+// fitted (their own components), sizes between are held out (components
+// interpolated from the ends).
+Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance_pct);
+
+}  // namespace xferlab::sim

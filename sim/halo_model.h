@@ -1,0 +1,148 @@
+// sim/halo_model.h — the halo-exchange / GPUDirect Async mapping onto the
+// replay core: geometry for N ranks, the workload measured at one size
+// (HaloWorkload, from a HaloRun or interpolated between two), the task graph
+// of one iteration per variant, and the K-model lower bound (Elis et al.,
+// HPCAsia 2024, §6.4). Equations and sources: docs/halo_sim.md.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "sim/halo_trace.h"
+#include "sim/task_graph.h"
+
+namespace xferlab::sim {
+
+// HaloGeometry: a periodic block decomposition (Comb; native/halo).
+struct HaloGeometry {
+  std::array<int, 3> procs{1, 1, 1};
+  std::array<int, 3> per_rank{1, 1, 1};
+  int vars = 3;
+  int pattern = 27;  ///< 27: faces, edges, corners; 7: faces only.
+  int ranks() const { return procs[0] * procs[1] * procs[2]; }
+  double cells() const { return double(per_rank[0]) * per_rank[1] * per_rank[2]; }
+};
+
+struct GeoMessage {
+  int src = 0, dst = 0;
+  int direction = 0;  ///< 0..26 (x fastest), the tag.
+  int kind = 0;       ///< non-zero offsets: 1 face, 2 edge, 3 corner.
+  double bytes = 0;
+};
+
+// split_cube: the global cube `global` cells per side over `ranks` (a 3D grid
+// as square as possible, larger factors first, like MPI_Dims_create).
+Result<HaloGeometry> split_cube(int global, int ranks, int vars, int pattern);
+// messages_of: what rank `rank` sends (one message per neighbour direction).
+std::vector<GeoMessage> messages_of(const HaloGeometry& g, int rank);
+
+// HaloWorkload: one variant's measured components at one block size
+// (medians; LinearFit in message bytes). Names follow docs/halo_sim.md.
+struct HaloWorkload {
+  std::string variant;
+  double cells = 0;          ///< per rank.
+  double bytes = 0;          ///< sent per rank and iteration.
+  double work_ns = 0;        ///< work driver of the geometry (work_driver_ns).
+  double irecv_ns = 0;       ///< one MPI_Irecv call.
+  LinearFit isend;           ///< one MPI_Isend (proxy: Irsend) call.
+  LinearFit mpi;             ///< message latency (see halo_trace.h).
+  double pack_phase_ns = 0;  ///< host-driven: compute + pack + sync; stream/stacked: enqueue.
+  double unpack_phase_ns = 0;
+  double wait_send_ns = 0;
+  double unphased_ns = 0;           ///< CPU time outside the phases (launches between them).
+  LinearFit ready;                  ///< stream/stacked: send_ready store after iteration start.
+  double notify_gpu_to_cpu_ns = 0;  ///< flag store -> CPU proceeds.
+  double proxy_front_ns = 0;        ///< sa/ki: recv_all -> next doorbells seen (GPU unpack..pack).
+  double proxy_complete_ns = 0;     ///< sa/ki: completion -> flag stored.
+  double proxy_irecv_ns = 0;        ///< sa/ki: the proxy re-posting a receive.
+  /// Fitted residual: CPU (proxy) work per received message that no trace
+  /// event delimits (MPI progress calls, polling passes, credit messages),
+  /// calibrated so the replayed iteration matches a fitting trace.
+  double residual_per_recv_ns = 0;
+};
+
+// WorkRates: what the interpolation driver divides by (from the preset).
+struct WorkRates {
+  double gpu_memory_bw_bytes_per_s = 4.8e12;  ///< [gpu] memory_bw.
+  double host_link_bw_bytes_per_s = 55e9;     ///< [host_link] payload bandwidth.
+};
+// work_driver_ns: the GPU-side work of one iteration if it ran at the
+// preset's rates: the stencil's memory traffic (3 arrays x vars x 8 B per
+// cell: read `in`, write `result` and `next`; native/halo/halo_device.cuh) at
+// the GPU memory bandwidth plus the message bytes over the host link.
+double work_driver_ns(const HaloGeometry& g, const WorkRates& rates);
+double bytes_per_rank(const HaloGeometry& g);
+
+// workload_of: the components of a 2-rank (or any) run, averaged over ranks.
+Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
+// interpolate: components for another geometry from two workloads of the
+// same variant: MPI components (isend, mpi) linear in the bytes sent per rank,
+// all others linear in the work driver, each through the two points (beyond
+// them: the line extended, times clamped at 0).
+HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
+                         const WorkRates& rates);
+
+// Network: where messages go. Inside a node the measured MPI latency line
+// applies; between nodes a message is the software part (mpi.a_ns) plus the
+// bytes over the two nodes' NIC links (SimGrid shares them).
+struct HaloNetwork {
+  int ranks_per_node = 2;
+  double nic_bw_bytes_per_s = 50e9;  ///< per node and direction (preset network_link).
+  double nic_latency_ns = 1000;      ///< one way incl. switch.
+  int gpu_sms = 132;
+};
+
+// Mode: which design is replayed.
+enum class HaloMode {
+  kMeasured,    ///< the traced design as measured (CPU proxy for sa/ki).
+  kHwDoorbell,  ///< stream/stacked: the GPU's flag store rings the NIC, no CPU in the send path.
+  kNic,         ///< sa/ki: a real NIC (doorbell, WQE processing, CQ polling) instead of the proxy.
+};
+
+// NicCosts: the NIC-side costs of kHwDoorbell / kNic (preset [notification]
+// and docs/halo_sim.md).
+struct NicCosts {
+  double doorbell_ns = 400;  ///< GPU store -> NIC sees the doorbell.
+  double wqe_ns = 500;       ///< WQE fetch + processing until the first byte leaves.
+  double cq_poll_ns = 1300;  ///< CQE written -> the GPU poller sees it.
+};
+
+// HaloPhases: per-iteration results (ns) of one rank (the slowest) of a replay.
+struct HaloPhases {
+  double iteration_ns = 0;
+  double pack_ns = 0, post_ns = 0, wait_ns = 0, unpack_ns = 0;
+  size_t tasks = 0;
+};
+
+// build_halo_graph: one iteration of `w.variant` on geometry g (all ranks
+// start at 0). Returns the graph and, through `marks`, the task ids the
+// phases are read from (read_phases).
+struct HaloMarks {
+  /// Per rank: task ids whose end times delimit the phases.
+  std::vector<uint32_t> start, pack_begin, pack_end, post_end, wait_begin, wait_end, unpack_end,
+      end;
+  std::vector<double> post_sum_ns;  ///< per rank: the send calls (the measured post_send phase).
+  std::vector<double>
+      unpack_fixed_ns;  ///< per rank: CPU-only unpack phase (stream/stacked), else NaN.
+};
+TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
+                           HaloMode mode, const NicCosts& nic, HaloMarks* marks);
+HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
+
+// calibrate_residual: sets w.residual_per_recv_ns (>= 0) so that the replay
+// of geometry g matches measured_ns (secant search; stays 0 when the replay
+// without it is already slower). Returns the replayed phases.
+Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
+                                      const HaloNetwork& net, double measured_ns);
+
+// simulate_halo: build and run one iteration (in a forked child).
+Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
+                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic);
+
+// kmodel_iteration_ns: Elis et al. Eq. 1-4 for rank `rank` of g (Power9+V100
+// calibration, REFERENCES.md §2).
+double kmodel_iteration_ns(const HaloGeometry& g, int ranks_per_node, int rank);
+
+}  // namespace xferlab::sim

@@ -1,0 +1,183 @@
+// sim/halo_model_test.cc — halo geometry, trace reduction and replay on a
+// synthetic 2-rank host-driven exchange with known timings.
+#include "sim/halo_model.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "traces/event.h"
+#include "traces/writer.h"
+
+namespace xferlab::sim {
+namespace {
+
+using traces::Event;
+using traces::EventKind;
+
+TEST(HaloGeometry, PaperMessageSizesAndSplits) {
+  // Elis et al. Table 2: 200^3 over 64 ranks (4x4x4): face 60000, edge 1200, vertex 24 B.
+  Result<HaloGeometry> g = split_cube(200, 64, 3, 27);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->procs, (std::array<int, 3>{4, 4, 4}));
+  std::map<int, std::set<double>> by_kind;
+  const std::vector<GeoMessage> m = messages_of(*g, 5);
+  EXPECT_EQ(m.size(), 26u);
+  for (const GeoMessage& x : m) by_kind[x.kind].insert(x.bytes);
+  EXPECT_EQ(by_kind[1], std::set<double>{60000});
+  EXPECT_EQ(by_kind[2], std::set<double>{1200});
+  EXPECT_EQ(by_kind[3], std::set<double>{24});
+  // 800^3 over 1024 ranks: 16x8x8, blocks 50x100x100.
+  Result<HaloGeometry> big = split_cube(800, 1024, 3, 27);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(big->procs, (std::array<int, 3>{16, 8, 8}));
+  EXPECT_EQ(big->per_rank, (std::array<int, 3>{50, 100, 100}));
+  // Faces only (HPGMG-like boxes): 6 messages; a neighbour's neighbour is us.
+  HaloGeometry box;
+  box.procs = {2, 1, 1};
+  box.per_rank = {16, 16, 16};
+  box.vars = 1;
+  box.pattern = 7;
+  const std::vector<GeoMessage> f = messages_of(box, 0);
+  ASSERT_EQ(f.size(), 6u);
+  for (const GeoMessage& x : f) EXPECT_EQ(x.bytes, 16 * 16 * 8);
+  EXPECT_FALSE(split_cube(200, 1 << 20, 3, 27).ok());
+}
+
+TEST(HaloModel, KModelGrowsWithSizeAndOffNodeShare) {
+  Result<HaloGeometry> s = split_cube(200, 64, 3, 27), l = split_cube(800, 64, 3, 27);
+  ASSERT_TRUE(s.ok() && l.ok());
+  const double small = kmodel_iteration_ns(*s, 4, 0), large = kmodel_iteration_ns(*l, 4, 0);
+  // SP(24 B) + LUP(60000 B) alone are 1.75 + 12.00 us (Table 3).
+  EXPECT_GT(small, (1.75 + 12.0) * 1e3);
+  EXPECT_GT(large, small);
+  // All ranks on one node: no inter-node term, faster.
+  EXPECT_LT(kmodel_iteration_ns(*s, 64, 0), small);
+}
+
+// A synthetic host-driven (baseline) run: 2 ranks, per-rank 4x4x4, pattern
+// 7 (6 faces of 4*4*3*8 = 384 B). Per iteration (ns): post_recv 600, pack
+// 10000, post_send 6 x 500, wait_recv until every message has arrived
+// 2000 ns after the later of its send and the receiver's wait, unpack 8000,
+// wait_send 400.
+void write_rank(const std::string& path, int rank) {
+  traces::Metadata md;
+  md.producer.program = "halo_exchange";
+  md.set_parameter("variant", "baseline");
+  md.set_parameter("label", "gpus2_box4");
+  md.set_parameter("rank", std::to_string(rank));
+  md.set_parameter("ranks", "2");
+  md.set_parameter("decomposition", "global 8x4x4, procs 2x1x1, per-rank 4x4x4, vars 3, 7-point");
+  // Directions of the 6 faces; x-faces go to the other rank, the rest to self.
+  const int dirs[6] = {4, 10, 12, 14, 16, 22};
+  std::string msgs;
+  for (int m = 0; m < 6; ++m) {
+    const int peer = (dirs[m] == 12 || dirs[m] == 14) ? 1 - rank : rank;
+    msgs += (m ? ";" : "") + std::to_string(m) + ":" + std::to_string(dirs[m]) +
+            ":face:" + std::to_string(peer) + ":384";
+  }
+  md.set_parameter("messages", msgs);
+  const char* phases[] = {"total",     "post_recv", "pack",     "post_send",
+                          "wait_recv", "unpack",    "wait_send"};
+  for (uint32_t i = 0; i < 7; ++i) md.phases.push_back({i, phases[i]});
+  traces::TraceWriter w;
+  ASSERT_TRUE(w.open(path, md).ok());
+  auto host = [&](uint64_t t, EventKind k, uint16_t flags, uint32_t id, uint32_t aux, uint64_t v) {
+    Event e{t, static_cast<uint16_t>(k), flags, static_cast<uint16_t>(rank), 0, id, aux, v};
+    ASSERT_TRUE(w.append(e).ok());
+  };
+  const uint64_t base = 1'000'000;
+  for (int it = 0; it < 12; ++it) {
+    const uint64_t t0 = base + it * 100'000ull;
+    if (it == 2) host(t0 - 10, EventKind::kIteration, 0, 0, 0, 2);  // timed from here
+    uint64_t t = t0;
+    host(t, EventKind::kPhaseBegin, 0, 0, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 1, 0, 0);
+    for (int m = 0; m < 6; ++m) {
+      t += 100;
+      const int peer = (dirs[m] == 12 || dirs[m] == 14) ? 1 - rank : rank;
+      host(t, EventKind::kMpiPost, 2, peer, dirs[m], 384);
+    }
+    host(t, EventKind::kPhaseEnd, 0, 1, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 2, 0, 0);
+    t += 10'000;
+    host(t, EventKind::kPhaseEnd, 0, 2, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 3, 0, 0);
+    for (int m = 0; m < 6; ++m) {
+      t += 500;
+      const int peer = (dirs[m] == 12 || dirs[m] == 14) ? 1 - rank : rank;
+      host(t, EventKind::kMpiPost, 1, peer, dirs[m], 384);
+    }
+    const uint64_t last_send = t;
+    host(t, EventKind::kPhaseEnd, 0, 3, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 4, 0, 0);
+    // Both ranks run the same schedule; MPI progresses only in the wait, so
+    // every message completes 2000 ns after the wait began.
+    t = last_send + 2000;
+    for (int m = 0; m < 6; ++m) {
+      const int peer = (dirs[m] == 12 || dirs[m] == 14) ? 1 - rank : rank;
+      host(t, EventKind::kMpiComplete, 2, peer, dirs[m], 384);
+    }
+    host(t, EventKind::kPhaseEnd, 0, 4, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 5, 0, 0);
+    t += 8000;
+    host(t, EventKind::kPhaseEnd, 0, 5, 0, 0);
+    host(t, EventKind::kPhaseBegin, 0, 6, 0, 0);
+    t += 400;
+    host(t, EventKind::kPhaseEnd, 0, 6, 0, 0);
+    host(t, EventKind::kPhaseEnd, 0, 0, 0, 0);
+  }
+  ASSERT_TRUE(w.close().ok());
+}
+
+TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
+  const std::string dir = ::testing::TempDir() + "/halo_synth/halo/traces";
+  std::filesystem::create_directories(dir);
+  write_rank(dir + "/baseline_gpus2_box4_rank0.xft", 0);
+  write_rank(dir + "/baseline_gpus2_box4_rank1.xft", 1);
+  Result<HaloRun> run = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 2u);
+  EXPECT_EQ(run->r0().timed_iterations, 10);
+  EXPECT_EQ(run->r0().messages.size(), 6u);
+  const double total = 600 + 10000 + 3000 + 2000 + 8000 + 400;
+  EXPECT_NEAR(run->total_ns(), total, 1);
+  EXPECT_NEAR(run->phase_ns("pack"), 10000, 1);
+  EXPECT_NEAR(run->phase_ns("post_send"), 3000, 1);
+  ASSERT_FALSE(run->mpi_latency.empty());
+  Result<HaloWorkload> w = workload_of(*run, WorkRates{});
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  EXPECT_NEAR(w->irecv_ns, 100, 1);
+  EXPECT_NEAR(w->isend.at(384), 500, 1);
+  // The replay of the run's own geometry reproduces the iteration: every
+  // phase is serial in the baseline design.
+  HaloGeometry g;
+  g.procs = {2, 1, 1};
+  g.per_rank = {4, 4, 4};
+  g.pattern = 7;
+  HaloNetwork net;
+  net.ranks_per_node = 2;
+  Result<HaloPhases> p = simulate_halo(*w, g, net, HaloMode::kMeasured, NicCosts{});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NEAR(p->pack_ns, 10000, 1);
+  EXPECT_NEAR(p->post_ns, 3000, 1);
+  EXPECT_NEAR(p->unpack_ns, 8000, 1);
+  EXPECT_NEAR(p->wait_ns, 2000, 1);
+  EXPECT_NEAR(p->iteration_ns, total, 1);
+  // Across nodes the NIC replaces the intra-node latency: a slow NIC shows.
+  net.ranks_per_node = 1;
+  net.nic_bw_bytes_per_s = 1e6;  // 384 B take 384 us
+  Result<HaloPhases> slow = simulate_halo(*w, g, net, HaloMode::kMeasured, NicCosts{});
+  ASSERT_TRUE(slow.ok());
+  EXPECT_GT(slow->iteration_ns, total + 300'000);
+  // A missing sibling rank is a one-line error naming the file.
+  std::filesystem::remove(dir + "/baseline_gpus2_box4_rank1.xft");
+  Result<HaloRun> bad = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("rank 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xferlab::sim

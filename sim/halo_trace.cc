@@ -1,0 +1,451 @@
+// sim/halo_trace.cc — reduces halo / GPUDirect Async traces to replay components.
+#include "sim/halo_trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <sstream>
+
+#include "traces/event.h"
+#include "traces/reader.h"
+
+namespace xferlab::sim {
+
+namespace {
+
+using traces::Event;
+using traces::EventKind;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Flags the GPU stores and a CPU thread observes; every other flag goes the
+// other way (docs/halo.md, "Flags").
+bool gpu_sets(const std::string& array) {
+  return array == "send_ready" || array == "doorbell";
+}
+
+std::string flag_array(const std::string& name) {
+  return name.substr(0, name.find('['));
+}
+
+Result<std::array<int, 3>> parse_triple(const std::string& text, const std::string& what,
+                                        const std::string& path) {
+  std::array<int, 3> v{};
+  if (std::sscanf(text.c_str(), "%dx%dx%d", &v[0], &v[1], &v[2]) != 3 || v[0] < 1 || v[1] < 1 ||
+      v[2] < 1) {
+    return make_error(path + ": metadata parameter decomposition: bad " + what + " '" + text + "'");
+  }
+  return v;
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+LinearFit fit_by_size(const std::vector<Sample>& samples) {
+  std::map<double, std::vector<double>> by;
+  for (const Sample& s : samples) by[s.bytes].push_back(s.ns);
+  if (by.empty()) return {};
+  std::vector<std::pair<double, double>> pts;
+  for (auto& [b, ns] : by) pts.emplace_back(b, median(ns));
+  if (pts.size() == 1) return {pts[0].second, 0};
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (auto& [x, y] : pts) sx += x, sy += y, sxx += x * x, sxy += x * y;
+  const double n = static_cast<double>(pts.size());
+  const double b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return {(sy - b * sx) / n, b};
+}
+
+bool is_halo_trace(const std::string& path) {
+  Result<traces::TraceReader> r = traces::TraceReader::open(path);
+  if (!r.ok()) return false;
+  const std::string& p = r->metadata().producer.program;
+  return p == "halo_exchange" || p == "gdasync_bench";
+}
+
+Result<HaloRankTrace> load_halo_trace(const std::string& path) {
+  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
+  if (!reader.ok()) return reader.error();
+  const traces::Metadata& md = reader->metadata();
+  HaloRankTrace t;
+  t.path = path;
+  t.program = md.producer.program;
+  if (t.program != "halo_exchange" && t.program != "gdasync_bench") {
+    return make_error(path + ": not a halo_exchange / gdasync_bench trace (producer '" + t.program +
+                      "')");
+  }
+  auto param = [&](const char* key) -> Result<std::string> {
+    std::optional<std::string> v = md.parameter(key);
+    if (!v) return make_error(path + ": metadata parameter '" + key + "' is missing");
+    return *v;
+  };
+  for (const char* key : {"variant", "label", "rank", "ranks", "decomposition", "messages"}) {
+    if (!param(key).ok()) return param(key).error();
+  }
+  t.variant = *param("variant");
+  t.label = *param("label");
+  t.rank = std::atoi(param("rank")->c_str());
+  t.ranks = std::atoi(param("ranks")->c_str());
+  if (t.ranks < 1 || t.rank < 0 || t.rank >= t.ranks) {
+    return make_error(path + ": metadata parameters rank/ranks are out of range");
+  }
+  {
+    // "global 100x50x50, procs 2x1x1, per-rank 50x50x50, vars 3, 27-point"
+    const std::string d = *param("decomposition");
+    std::smatch m;
+    static const std::regex re(R"(procs (\S+), per-rank (\S+), vars (\d+), (\d+)-point)");
+    if (!std::regex_search(d, m, re)) {
+      return make_error(path + ": metadata parameter decomposition '" + d + "' is not understood");
+    }
+    Result<std::array<int, 3>> procs = parse_triple(m[1], "procs", path);
+    if (!procs.ok()) return procs.error();
+    Result<std::array<int, 3>> per = parse_triple(m[2], "per-rank", path);
+    if (!per.ok()) return per.error();
+    t.procs = *procs;
+    t.per_rank = *per;
+    t.vars = std::stoi(m[3]);
+    t.pattern = std::stoi(m[4]);
+  }
+  {
+    // "index:direction:kind:peer:bytes;..."
+    std::stringstream ss(*param("messages"));
+    std::string item;
+    while (std::getline(ss, item, ';')) {
+      HaloMessage msg;
+      char kind[16] = {};
+      if (std::sscanf(item.c_str(), "%d:%d:%15[a-z]:%d:%lf", &msg.index, &msg.direction, kind,
+                      &msg.peer, &msg.bytes) != 5 ||
+          msg.bytes < 0 || msg.peer < 0 || msg.peer >= t.ranks) {
+        return make_error(path + ": metadata parameter messages: bad entry '" + item + "'");
+      }
+      msg.kind = kind;
+      t.messages.push_back(msg);
+    }
+    if (t.messages.empty()) return make_error(path + ": metadata parameter messages is empty");
+  }
+
+  std::vector<Event> ev;
+  XF_RETURN_IF_ERROR(reader->for_each([&](const Event& e) { ev.push_back(e); }));
+  std::stable_sort(ev.begin(), ev.end(),
+                   [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
+  if (ev.empty()) return make_error(path + ": the trace has no events");
+  // Relative times in integers first: absolute ns (~1.8e18) exceed a double's 53 bits.
+  t.origin_ns = ev.front().time_ns;
+  auto at = [&](const Event& e) {
+    return static_cast<double>(static_cast<int64_t>(e.time_ns - t.origin_ns));
+  };
+
+  auto phase_name = [&](uint32_t id) {
+    const traces::NamedId* p = md.find_phase(id);
+    return p ? p->name : std::to_string(id);
+  };
+  auto kernel_name = [&](uint32_t id) {
+    for (const auto& k : md.kernels)
+      if (k.id == id) return k.name;
+    return std::to_string(id);
+  };
+  auto flag_name = [&](uint32_t id) {
+    const traces::FlagInfo* f = md.find_flag(id);
+    return f ? f->name : std::string();
+  };
+
+  // First pass: the timed region and the iteration windows ("total" spans).
+  t.timed_from_t = kNaN;
+  for (const Event& e : ev) {
+    if (e.kind == static_cast<uint16_t>(EventKind::kIteration)) {
+      t.timed_from_t = at(e);
+      break;
+    }
+  }
+  if (std::isnan(t.timed_from_t)) return make_error(path + ": no iteration markers");
+  std::map<uint32_t, std::vector<double>> open_phase;
+  std::vector<std::pair<double, double>> windows;                    // timed totals
+  std::vector<std::tuple<std::string, double, double>> phase_spans;  // all, timed
+  std::map<uint32_t, double> kernel_open;
+  std::map<std::string, std::vector<double>> kernel_spans;
+  for (const Event& e : ev) {
+    const double x = at(e);
+    if (e.kind == static_cast<uint16_t>(EventKind::kPhaseBegin)) {
+      open_phase[e.id].push_back(x);
+    } else if (e.kind == static_cast<uint16_t>(EventKind::kPhaseEnd)) {
+      auto& st = open_phase[e.id];
+      if (st.empty()) continue;
+      const double b = st.back();
+      st.pop_back();
+      const std::string name = phase_name(e.id);
+      if (name == "wait_recv") t.wait_begin_t.push_back(b);
+      if (b < t.timed_from_t) continue;
+      if (name == "total") windows.emplace_back(b, x);
+      phase_spans.emplace_back(name, b, x);
+    } else if (e.kind == static_cast<uint16_t>(EventKind::kKernelBegin)) {
+      kernel_open[e.id] = x;
+    } else if (e.kind == static_cast<uint16_t>(EventKind::kKernelEnd)) {
+      auto it = kernel_open.find(e.id);
+      if (it == kernel_open.end() || it->second < t.timed_from_t) continue;
+      kernel_spans[kernel_name(e.id)].push_back(x - it->second);
+      kernel_open.erase(it);
+    }
+  }
+  if (windows.empty()) return make_error(path + ": no timed iteration has a 'total' phase");
+  t.timed_iterations = static_cast<int>(windows.size());
+  std::map<std::string, std::vector<double>> per_iter;
+  std::vector<double> unphased, wait_offsets;
+  for (const auto& [wb, we] : windows) {
+    std::map<std::string, double> sum;
+    double sub = 0;
+    for (const auto& [name, b, e] : phase_spans) {
+      if (b < wb || e > we) continue;
+      sum[name] += e - b;
+      if (name != "total") sub += e - b;
+      if (name == "wait_recv") wait_offsets.push_back(b - wb);
+    }
+    for (auto& [name, v] : sum) per_iter[name].push_back(v);
+    unphased.push_back((we - wb) - sub);
+  }
+  for (auto& [name, v] : per_iter) t.phase_ns[name] = median(v);
+  for (auto& [name, v] : kernel_spans) t.kernel_ns[name] = median(v);
+  t.unphased_ns = std::max(0.0, median(unphased));
+  t.wait_begin_ns = wait_offsets.empty() ? 0 : median(wait_offsets);
+
+  // Second pass: calls, flags and MPI.
+  auto window_start = [&](double x) {
+    auto it = std::upper_bound(windows.begin(), windows.end(), std::make_pair(x, 1e300));
+    return it == windows.begin() ? kNaN : std::prev(it)->first;
+  };
+  std::map<uint16_t, double> last_on_lane;  // host lanes
+  std::map<std::pair<uint32_t, uint64_t>, double> gpu_set, cpu_seen, cpu_set, gpu_seen;
+  std::map<uint64_t, double> recv_all_set, first_doorbell_seen;
+  std::vector<double> complete_costs;
+  std::map<uint32_t, double> msg_bytes;
+  for (const HaloMessage& m : t.messages) msg_bytes[m.index] = m.bytes;
+  for (const Event& e : ev) {
+    const double x = at(e);
+    const bool timed = x >= t.timed_from_t;
+    const auto kind = static_cast<EventKind>(e.kind);
+    bool host = false;
+    switch (kind) {
+      case EventKind::kMpiPost: {
+        host = true;
+        const double call = last_on_lane.count(e.stream) ? x - last_on_lane[e.stream] : kNaN;
+        const auto op = static_cast<traces::MpiOp>(e.flags);
+        const double bytes = static_cast<double>(e.value);
+        if (op == traces::MpiOp::kIsend) {
+          t.send_post_t[{static_cast<int>(e.id), static_cast<int>(e.aux)}].push_back(x);
+          if (timed && !std::isnan(call)) {
+            (e.stream == 0 ? t.isend_call : t.proxy_isend_call).push_back({bytes, call});
+          }
+        } else if (op == traces::MpiOp::kIrecv && timed && !std::isnan(call)) {
+          (e.stream == 0 ? t.irecv_call : t.proxy_irecv_call).push_back({bytes, call});
+        }
+        break;
+      }
+      case EventKind::kMpiComplete:
+        host = true;
+        if (static_cast<traces::MpiOp>(e.flags) == traces::MpiOp::kIrecv) {
+          t.recv_complete_t[{static_cast<int>(e.id), static_cast<int>(e.aux)}].push_back(x);
+        }
+        break;
+      case EventKind::kPhaseBegin:
+      case EventKind::kPhaseEnd:
+      case EventKind::kIteration: host = true; break;
+      case EventKind::kFlagSet:
+      case EventKind::kFlagObserved: {
+        const std::string array = flag_array(flag_name(e.id));
+        const bool set = kind == EventKind::kFlagSet;
+        host = set != gpu_sets(array);
+        const std::pair<uint32_t, uint64_t> key{e.id, e.value};
+        if (set && !host) {
+          gpu_set[key] = x;
+          const double ws = window_start(x);
+          if (array == "send_ready" && timed && !std::isnan(ws)) {
+            t.ready_offset.push_back({msg_bytes[e.aux], x - ws});
+          }
+        } else if (!set && host) {
+          cpu_seen.emplace(key, x);
+          if (array == "doorbell" && !first_doorbell_seen.count(e.value))
+            first_doorbell_seen[e.value] = x;
+        } else if (set && host) {
+          cpu_set[key] = x;
+          if (array == "recv_all") recv_all_set[e.value] = x;
+          if (array == "recv_complete" && timed && last_on_lane.count(e.stream))
+            complete_costs.push_back(x - last_on_lane[e.stream]);
+        } else {
+          gpu_seen.emplace(key, x);
+        }
+        break;
+      }
+      default: break;
+    }
+    if (host) last_on_lane[e.stream] = x;
+  }
+  for (const auto& [key, set_t] : gpu_set) {
+    auto it = cpu_seen.find(key);
+    if (it != cpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
+      const HaloMessage* m = nullptr;
+      for (const HaloMessage& mm : t.messages)
+        if (flag_name(key.first).find("[" + std::to_string(mm.index) + "]") != std::string::npos)
+          m = &mm;
+      t.notify_gpu_to_cpu.push_back({m ? m->bytes : 0, it->second - set_t});
+    }
+  }
+  for (const auto& [key, set_t] : cpu_set) {
+    if (flag_array(flag_name(key.first)) != "unpack_ready") continue;
+    auto it = gpu_seen.find(key);
+    if (it != gpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
+      t.notify_cpu_to_gpu.push_back({0, it->second - set_t});
+    }
+  }
+  std::vector<double> fronts;
+  for (const auto& [v, rt] : recv_all_set) {
+    auto it = first_doorbell_seen.find(v + 1);
+    if (rt >= t.timed_from_t && it != first_doorbell_seen.end()) fronts.push_back(it->second - rt);
+  }
+  t.proxy_cycle_front_ns = fronts.empty() ? kNaN : median(fronts);
+  t.proxy_complete_ns = complete_costs.empty() ? 0 : median(complete_costs);
+  return t;
+}
+
+double HaloRun::total_ns() const {
+  double s = 0;
+  for (const HaloRankTrace& r : ranks) s += r.phase_ns.at("total");
+  return s / static_cast<double>(ranks.size());
+}
+
+double HaloRun::phase_ns(const std::string& p) const {
+  double s = 0;
+  for (const HaloRankTrace& r : ranks) {
+    auto it = r.phase_ns.find(p);
+    if (it == r.phase_ns.end()) {
+      auto c = csv_phase_ns.find(p);
+      return c == csv_phase_ns.end() ? kNaN : c->second;
+    }
+    s += it->second;
+  }
+  return s / static_cast<double>(ranks.size());
+}
+
+namespace {
+
+// load_csv_phases: avg_ns of every phase row of (variant, label) in the
+// run's halo.csv / boxes.csv (columns variant,size,...,phase,min_ns,avg_ns,max_ns).
+std::map<std::string, double> load_csv_phases(const std::filesystem::path& dir,
+                                              const std::string& variant,
+                                              const std::string& label) {
+  std::map<std::string, double> out;
+  for (const char* name : {"halo.csv", "boxes.csv"}) {
+    std::ifstream f(dir / name);
+    std::string line;
+    while (std::getline(f, line)) {
+      std::vector<std::string> col;
+      std::stringstream ss(line);
+      std::string c;
+      while (std::getline(ss, c, ',')) col.push_back(c);
+      if (col.size() == 9 && col[0] == variant && col[1] == label) {
+        out[col[5]] = std::strtod(col[7].c_str(), nullptr);
+      }
+    }
+  }
+  return out;
+}
+
+// load_copy_fit: SSB (stream access) MPI_Send time by size, PCB slowdown.
+void load_copy_fit(const std::filesystem::path& csv, HaloRun& run) {
+  std::ifstream f(csv);
+  std::string line;
+  std::vector<Sample> ssb;
+  std::vector<double> slow;
+  while (std::getline(f, line)) {
+    std::vector<std::string> col;
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, ',')) col.push_back(c);
+    if (col.size() < 10 || col[1] != "stream") continue;
+    const double bytes = std::strtod(col[3].c_str(), nullptr);
+    if (col[0] == "SSB") ssb.push_back({bytes, std::strtod(col[5].c_str(), nullptr)});
+    if (col[0] == "PCB" && bytes >= 65536) slow.push_back(std::strtod(col[9].c_str(), nullptr));
+  }
+  if (ssb.size() < 2) return;
+  run.copy = fit_by_size(ssb);
+  run.copy_slowdown = std::max(1.0, median(slow));
+  run.copy_source = csv.string();
+}
+
+}  // namespace
+
+double HaloRun::kernel_ns(const std::string& k) const {
+  double s = 0;
+  for (const HaloRankTrace& r : ranks) {
+    auto it = r.kernel_ns.find(k);
+    if (it == r.kernel_ns.end()) return kNaN;
+    s += it->second;
+  }
+  return s / static_cast<double>(ranks.size());
+}
+
+Result<HaloRun> load_halo_run(const std::string& path) {
+  Result<HaloRankTrace> first = load_halo_trace(path);
+  if (!first.ok()) return first.error();
+  HaloRun run;
+  const std::string name = std::filesystem::path(path).filename().string();
+  const size_t pos = name.rfind("_rank");
+  if (pos == std::string::npos) return make_error(path + ": name does not end in _rankN.xft[.zst]");
+  const size_t dot = name.find('.', pos);
+  const std::string suffix = dot == std::string::npos ? "" : name.substr(dot);
+  run.ranks.resize(static_cast<size_t>(first->ranks));
+  for (int r = 0; r < first->ranks; ++r) {
+    if (r == first->rank) {
+      run.ranks[r] = *first;
+      continue;
+    }
+    const std::filesystem::path p = std::filesystem::path(path).parent_path() /
+                                    (name.substr(0, pos) + "_rank" + std::to_string(r) + suffix);
+    Result<HaloRankTrace> t = load_halo_trace(p.string());
+    if (!t.ok())
+      return make_error(path + ": rank " + std::to_string(r) + "'s trace: " + t.error().message);
+    if (t->variant != first->variant || t->label != first->label || t->ranks != first->ranks) {
+      return make_error(p.string() + ": not the same run as " + path);
+    }
+    run.ranks[r] = std::move(*t);
+  }
+  load_copy_fit(std::filesystem::path(path).parent_path().parent_path().parent_path() / "bench" /
+                    "interference_bench.csv",
+                run);
+  run.csv_phase_ns = load_csv_phases(std::filesystem::path(path).parent_path().parent_path(),
+                                     first->variant, first->label);
+  // MPI latency: receiver's completion - max(sender's post, receiver's wait start).
+  for (int r = 0; r < first->ranks; ++r) {
+    const HaloRankTrace& recv = run.ranks[r];
+    for (const auto& [key, completes] : recv.recv_complete_t) {
+      const auto [peer, tag] = key;
+      if (peer < 0 || peer >= first->ranks) continue;
+      auto sit = run.ranks[peer].send_post_t.find({r, tag});
+      if (sit == run.ranks[peer].send_post_t.end()) continue;
+      double bytes = 0;
+      for (const HaloMessage& m : run.ranks[peer].messages)
+        if (m.direction == tag && m.peer == r) bytes = m.bytes;
+      // The sender's times in the receiver's frame (one host clock for both).
+      const double shift =
+          static_cast<double>(static_cast<int64_t>(run.ranks[peer].origin_ns - recv.origin_ns));
+      const size_t n = std::min(completes.size(), sit->second.size());
+      for (size_t k = 0; k < n; ++k) {
+        const double post = sit->second[k] + shift, done = completes[k];
+        if (sit->second[k] < run.ranks[peer].timed_from_t) continue;
+        auto w = std::upper_bound(recv.wait_begin_t.begin(), recv.wait_begin_t.end(), done);
+        const double wait = w == recv.wait_begin_t.begin() ? -1e300 : *std::prev(w);
+        const double from = std::max(post, wait);
+        if (done >= from) run.mpi_latency.push_back({bytes, done - from});
+      }
+    }
+  }
+  return run;
+}
+
+}  // namespace xferlab::sim

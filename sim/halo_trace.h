@@ -1,0 +1,110 @@
+// sim/halo_trace.h — HaloRun: what the per-rank traces of one halo-exchange or
+// GPUDirect Async run (native/halo, native/gdasync) measured, reduced to the
+// components the halo replay needs (medians over the timed iterations).
+//
+// Definitions (docs/halo_sim.md): a call's cost is its post event minus the
+// previous event on the same CPU lane (posts are recorded after the call
+// returns); an MPI message's latency is the receiver's completion minus the
+// later of the sender's post and the receiver's entry into its wait (MPI
+// progresses only inside MPI calls); "ready" is the GPU's send_ready flag
+// store relative to the start of the iteration on the CPU.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace xferlab::sim {
+
+struct HaloMessage {
+  int index = 0;      ///< message id (flag index, trace metadata "messages").
+  int direction = 0;  ///< 0..26, x fastest; also the MPI tag it is sent with.
+  std::string kind;   ///< face, edge, corner.
+  int peer = 0;       ///< rank it goes to (and comes from).
+  double bytes = 0;
+};
+
+// Sample: one measured quantity for a message size.
+struct Sample {
+  double bytes = 0;
+  double ns = 0;
+};
+
+// LinearFit: ns = a_ns + b_ns_per_byte * bytes (least squares over the
+// per-size medians; slope 0 when only one size was seen).
+struct LinearFit {
+  double a_ns = 0;
+  double b_ns_per_byte = 0;
+  double at(double bytes) const { return a_ns + b_ns_per_byte * bytes; }
+};
+LinearFit fit_by_size(const std::vector<Sample>& samples);
+
+double median(std::vector<double> v);  ///< NaN when empty.
+
+struct HaloRankTrace {
+  std::string path;
+  std::string program;  ///< halo_exchange | gdasync_bench.
+  std::string variant;  ///< baseline, stream, stacked, host, sa, ki.
+  std::string label;    ///< size label (gpus2_200, gpus2_box16).
+  int rank = 0, ranks = 0;
+  std::array<int, 3> per_rank{};  ///< cells per rank and axis.
+  std::array<int, 3> procs{};     ///< rank grid.
+  int vars = 3, pattern = 27;
+  std::vector<HaloMessage> messages;
+  int timed_iterations = 0;
+  std::map<std::string, double> phase_ns;   ///< median per iteration (sum of a phase's spans).
+  std::map<std::string, double> kernel_ns;  ///< median span per kernel name (run 4+ traces).
+  double unphased_ns = 0;    ///< total minus its sub-phases (uninstrumented CPU work).
+  double wait_begin_ns = 0;  ///< median offset of wait_recv's start in the iteration.
+  std::vector<Sample> irecv_call, isend_call;  ///< main thread calls.
+  std::vector<Sample> proxy_isend_call;        ///< NIC proxy (sa, ki).
+  std::vector<Sample> proxy_irecv_call;        ///< NIC proxy re-posting a receive.
+  std::vector<Sample> ready_offset;            ///< send_ready store - iteration start.
+  std::vector<Sample> notify_gpu_to_cpu;       ///< send_ready store -> CPU saw it.
+  std::vector<Sample> notify_cpu_to_gpu;       ///< unpack_ready store -> GPU saw it.
+  double proxy_cycle_front_ns = 0;  ///< sa/ki: recv_all of t -> first doorbell of t+1 seen.
+  double proxy_complete_ns = 0;     ///< sa/ki: MPI completion seen -> recv flag stored.
+
+  // Raw, for pairing with the peer: per (peer, tag) in order of occurrence.
+  std::map<std::pair<int, int>, std::vector<double>> send_post_t, recv_complete_t;
+  std::vector<double> wait_begin_t;  ///< receiver's wait start per iteration (all iterations).
+  double timed_from_t = 0;           ///< first timed iteration's marker.
+  uint64_t origin_ns = 0;  ///< trace time of the first event; the times above are relative.
+};
+
+// HaloRun: the traces of all ranks of one run, plus what needs both sides.
+struct HaloRun {
+  std::vector<HaloRankTrace> ranks;
+  std::vector<Sample> mpi_latency;  ///< per message, see the header comment.
+  /// The run's CSV row (halo.csv / boxes.csv beside traces/, avg_ns over
+  /// ranks) for phases the traces do not mark (accumulated-only timers such
+  /// as stream's post_send and unpack); empty when there is no CSV.
+  std::map<std::string, double> csv_phase_ns;
+  /// MPI_Send of pinned host memory between the two ranks without GPU
+  /// traffic (interference_bench SSB, bench/ beside halo/), and the slowdown
+  /// while a GPU writes other buffers (PCB, median over sizes >= 64 KiB).
+  /// copy_source is "" when the run has no interference_bench.csv.
+  LinearFit copy;
+  double copy_slowdown = 1;
+  std::string copy_source;
+  const HaloRankTrace& r0() const { return ranks.front(); }
+  double total_ns() const;                       ///< mean over ranks of the median total.
+  double phase_ns(const std::string& p) const;   ///< mean over ranks, else the CSV; NaN if absent.
+  double kernel_ns(const std::string& k) const;  ///< mean over ranks; NaN if absent.
+};
+
+// is_halo_trace: true when the trace's producer is halo_exchange or gdasync_bench.
+bool is_halo_trace(const std::string& path);
+
+// load_halo_trace: one rank's trace.
+Result<HaloRankTrace> load_halo_trace(const std::string& path);
+
+// load_halo_run: the trace at `path` and its sibling ranks (..._rankN.xft.zst
+// in the same directory; all `ranks` of them must be there).
+Result<HaloRun> load_halo_run(const std::string& path);
+
+}  // namespace xferlab::sim
