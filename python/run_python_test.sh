@@ -6,7 +6,7 @@
 set -euo pipefail
 py=${XFERLAB_PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || { echo "FAIL: $py not found (Debian 12: apt-get install python3)" >&2; exit 1; }
-root=${TEST_SRCDIR:?run under bazel test}/xferlab
+root=${TEST_SRCDIR:?run under bazel test}/xferlab  # the runfiles root
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 export MPLBACKEND=Agg
 test=$1

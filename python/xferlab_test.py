@@ -87,7 +87,7 @@ class XferlabPythonTest(unittest.TestCase):
         done = []
         xferlab.sweep(self.poll, {"gpus": [2, 3]}, mechanism="memcpy", jobs=1,
                       progress=lambda d, t: done.append((d, t)))
-        self.assertEqual(done, [(1, 2), (2, 2)])
+        self.assertEqual(done, [(0, 2), (1, 2), (2, 2)])
 
     def test_validate_equals_cli(self):
         py = xferlab.validate([REAL_TRACE, self.poll], tolerance=50)

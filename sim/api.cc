@@ -269,7 +269,7 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
   size_t unverified = 0;          // format 1.x traces (no block checksums)
   std::vector<std::string> halo;  // replayed by validate_halo after the loop
   for (size_t ti = 0; ti < traces.size(); ++ti) {
-    if (req.progress && ti > 0) req.progress(ti, traces.size());
+    if (req.progress) req.progress(ti, traces.size());
     const std::string& t = traces[ti];
     if (is_halo_trace(t)) {
       halo.push_back(t);
@@ -543,6 +543,7 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
     }
     return Status::Ok();
   };
+  if (req.progress) req.progress(0, out.points);
   const uint32_t jobs = std::max<uint32_t>(req.jobs, 1);
   while (next < end || !running.empty()) {
     while (running.size() < jobs && next < end) {
