@@ -340,7 +340,8 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out, std::o
     const std::string& text = p->values.at("--chunk-size");
     Result<uint64_t> plain = count_arg(text, "--chunk-size");
     Result<double> q = parse_quantity(text, Unit::kSizeBytes);
-    if (!plain.ok() && !q.ok()) return fail(err, q.error());
+    if (!plain.ok() && !q.ok())
+      return fail(err, make_error("trace generate: --chunk-size " + q.error().message));
     o.chunk_bytes = plain.ok() ? *plain : uint64_t(*q);
   }
   if (p->values.count("--mechanism")) {
