@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs measurement sets on a GPU machine from the repository root, after
 # tools/gpu_bundle.sh built dist/ here and dist/ was carried there:
-#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | xray | nvswitch | halo_detail
+#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | xray | nvswitch | halo_detail | heldout
 # (xray: native/proact/run_xray.sh, X-ray CT with every mechanism + UM for every workload;
-# nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes)
+# nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes;
+# heldout: native/proact/run_heldout.sh, 2-GPU agent grid the simulator never saw, <= 8 minutes)
 # (halo_detail: the 2-GPU halo/GPUDirect Async set only, baseline/stream/stacked and host/sa/ki at
 # 200^3/400^3/800^3 and the 16/32/64 boxes, whose traces the halo replay fits, < 4 minutes)
 # Each part's run script writes CSVs, compact traces and provenance into
@@ -13,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/gpu_campaign.sh OUT_DIR PART...}
 shift
-[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch, halo_detail)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout)" >&2; exit 2; }
 [ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
 source dist/env.sh
 export CUDA_MODULE_LOADING=EAGER
@@ -29,7 +30,8 @@ for part in "$@"; do
     validation) script=native/proact/run_validation.sh ;;
     xray) script=native/proact/run_xray.sh ;;
     nvswitch) script=native/run_scale.sh ;;
-    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, xray, nvswitch, halo_detail)" >&2; exit 2 ;;
+    heldout) script=native/proact/run_heldout.sh ;;
+    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
   echo "=== $part: $script"
