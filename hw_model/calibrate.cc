@@ -587,12 +587,29 @@ struct Calibrator {
       sny += w * chunks * (r.time_ms - base(r)), snn += w * chunks * chunks;
     }
     if (snn > 0) sw.cdp_launch_interval_ns = sny / snn * 1e6;
+    // TMA agent: rows whose one chunk is the whole output (its copy starts
+    // when the kernel ends: time - none is the copy) and that the link does
+    // not bound: a CTA's slice turnaround = CTAs x slice / rate.
+    double tma_sum = 0;
+    int tma_n = 0;
+    for (const ProactMicroRow& r : rows) {
+      if (r.mechanism != "polling_tma" || base(r) <= 0 || r.chunk_bytes < bytes) continue;
+      const double rate = bytes / ((r.time_ms - base(r)) * 1e-3);
+      if (!(rate > 0) || rate >= 0.9 * sm_link_bw) continue;
+      const double ctas = std::max<double>(1, std::floor(static_cast<double>(r.threads) / 32));
+      tma_sum += ctas * std::min(sw.agent_slice_bytes, r.chunk_bytes) / rate * 1e9;
+      ++tma_n;
+    }
+    if (tma_n > 0) sw.tma_slice_turnaround_ns = tma_sum / tma_n;
     const std::string what = "PROACT micro, 256 MiB per GPU";
     note("software.copy_bw_per_thread", in.proact_micro_file, what + ", copy-bound polling rows");
     if (log_n > 0)
       note("software.polling_sm_share", in.proact_micro_file, what + ", compute-bound polling");
     if (snn > 0)
       note("software.cdp_launch_interval", in.proact_micro_file, what + ", launch-bound cdp rows");
+    if (tma_n > 0)
+      note("software.tma_slice_turnaround", in.proact_micro_file,
+           what + ", single-chunk polling_tma rows below the link rate");
     for (const ProactMicroRow& r : rows) {
       if (base(r) <= 0) continue;
       double model = 0;

@@ -113,6 +113,36 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
   EXPECT_EQ(again->gpu_link.header_bytes, 16);
   EXPECT_DOUBLE_EQ(again->gpu_link.link_efficiency, r->platform.gpu_link.link_efficiency);
   EXPECT_NE(again->sources.at("gpu_link.header").find("xferlab calibrate"), std::string::npos);
+  // What validate labels in-sample: the base's fitting set (constants kept) + this file.
+  EXPECT_TRUE(again->fitted_on.ends_with("; synthetic.csv")) << again->fitted_on;
+}
+
+TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
+  const std::string text = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
+  CalibrationInputs in;
+  in.link_bench = *parse_link_bench(text, "synthetic.csv");
+  in.link_bench_file = "synthetic.csv";
+  for (double s : {4096.0, 1048576.0, 67108864.0}) {
+    in.link_bench.push_back(
+        {"ce_write", "peer", "single", s, s, 1, s, 9000 + s / 390e9 * 1e9, s / 1e-6, 0});
+  }
+  // 256 MiB per GPU, none 0.7 ms; a copy-bound polling row (required); a
+  // TMA row of one 256 MiB chunk at 1024 threads (32 CTAs) copying at
+  // 200 GB/s: turnaround = 32 x 16 KiB / 200 GB/s = 2.62 us. The 8192-thread
+  // row is link-bound (rate >= 0.9 x the link) and must not count.
+  const double bytes = 256.0 * 1024 * 1024, ms = bytes / 200e9 * 1e3;
+  in.proact_micro = {{"none", bytes, 0, 0.7, 2},
+                     {"polling", bytes, 1024, 2.5, 3},
+                     {"polling_tma", bytes, 1024, 0.7 + ms, 4},
+                     {"polling_tma", bytes, 8192, 0.7 + bytes / 1e12 * 1e3, 5}};
+  in.proact_micro_file = "traces/real/x/micro.csv";
+  Platform base = *load_platform("h200x2_nvlink4");
+  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
+  ASSERT_TRUE(set_parameter(base, "software.tma_slice_turnaround", "0ns").ok());
+  Result<CalibrationResult> r = calibrate(base, in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NEAR(r->platform.software.tma_slice_turnaround_ns, 32 * 16384 / 200e9 * 1e9, 1e-6);
+  EXPECT_NE(r->platform.fitted_on.find("x/micro.csv"), std::string::npos) << r->platform.fitted_on;
 }
 
 TEST(CalibrateTest, MalformedCsvNamesFileLineAndColumn) {

@@ -30,6 +30,11 @@ const Param<S> kSoftwareParams[] = {
      &S::memcpy_initiation_ns},
     {"store_bytes_per_thread", Unit::kSizeBytes, "inline: bytes per store per thread",
      &S::store_bytes_per_thread},
+    {"agent_slice", Unit::kSizeBytes, "agents' copy unit (proact --slice; TMA: one per CTA)",
+     &S::agent_slice_bytes},
+    {"tma_slice_turnaround", Unit::kTimeNs,
+     "TMA agent: one CTA's slice from bulk load to write completion (0 = polling's model)",
+     &S::tma_slice_turnaround_ns},
     {"memcpy_streams", Unit::kNone,
      "streams a GPU's peer copies go to, round robin in peer order (0 = one per copy)",
      &S::memcpy_streams},
@@ -60,6 +65,9 @@ Status SoftwareConfig::validate() const {
   if (cdp_max_pending < 1) return make_error("key 'cdp_max_pending': must be >= 1");
   if (!(memcpy_initiation_ns >= 0)) return make_error("key 'memcpy_initiation': must be >= 0");
   if (memcpy_streams < 0) return make_error("key 'memcpy_streams': must be >= 0");
+  if (!(agent_slice_bytes >= 16)) return make_error("key 'agent_slice': must be >= 16B");
+  if (!(tma_slice_turnaround_ns >= 0))
+    return make_error("key 'tma_slice_turnaround': must be >= 0");
   if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
   if (!(cdp_launch_interval_ns >= 0)) return make_error("key 'cdp_launch_interval': must be >= 0");
   if (!(polling_sm_share >= 0 && polling_sm_share < 1))
@@ -98,6 +106,14 @@ double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape&
     case Mechanism::kMemcpy: taken = 0; break;
   }
   return std::min(1.0, taken / slots);
+}
+
+double SoftwareMechanisms::tma_copy_bw_bytes_per_s(double chunk_bytes) const {
+  if (config_.tma_slice_turnaround_ns <= 0) return 0;
+  const double ctas = std::max<double>(1, std::floor(config_.transfer_threads / kWarpThreads));
+  const double slice = chunk_bytes > 0 ? std::min(config_.agent_slice_bytes, chunk_bytes)
+                                       : config_.agent_slice_bytes;
+  return ctas * slice / (config_.tma_slice_turnaround_ns * 1e-9);
 }
 
 double SoftwareMechanisms::sm_copy_bw_bytes_per_s() const {

@@ -32,10 +32,13 @@ struct SoftwareConfig {
   double counter_update_ns = 300;                 ///< per-CTA atomic decrement of a chunk counter.
   int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
   double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
-  double store_bytes_per_thread = 4;  ///< inline: bytes per store instruction per thread.
-  int64_t memcpy_streams = 1;         ///< streams a GPU's peer copies are issued on, round
-                                      ///< robin in peer order (proact: 1, so they run one
-                                      ///< after another); 0 = each copy on its own stream.
+  double store_bytes_per_thread = 4;   ///< inline: bytes per store instruction per thread.
+  double agent_slice_bytes = 16384;    ///< agents' copy unit (proact --slice; TMA: per CTA).
+  double tma_slice_turnaround_ns = 0;  ///< TMA agent: one CTA's slice, bulk load to the
+                                       ///< peer's write completion (0 = polling's model).
+  int64_t memcpy_streams = 1;          ///< streams a GPU's peer copies are issued on, round
+                                       ///< robin in peer order (proact: 1, so they run one
+                                       ///< after another); 0 = each copy on its own stream.
   // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
   double cdp_launch_interval_ns = 0;  ///< device launches of one GPU are serialized at this
                                       ///< interval (0 = not limited).
@@ -73,6 +76,11 @@ class SoftwareMechanisms {
   // compute (polling: polling_sm_share if set, else polling_warps + copy
   // threads over all warp slots; others: 0 while idle).
   double compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const;
+
+  // tma_copy_bw_bytes_per_s: the TMA polling agent (one issuing thread per
+  // 32-thread CTA, one slice of min(agent_slice, chunk) bytes each in flight):
+  // CTAs × slice / tma_slice_turnaround (Little's law); 0 without a turnaround.
+  double tma_copy_bw_bytes_per_s(double chunk_bytes) const;
 
   // sm_copy_bw_bytes_per_s: transfer_threads × per-thread rate (before link limits).
   double sm_copy_bw_bytes_per_s() const;

@@ -51,6 +51,21 @@ TEST(SoftwareMechanisms, ChunkCosts) {
   EXPECT_EQ(s.chunk(Mechanism::kPolling, 0, link, 1).total_ns, 0);
 }
 
+TEST(SoftwareMechanisms, TmaRateFollowsCtasAndSlice) {
+  SoftwareConfig c;
+  EXPECT_EQ(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20), 0);  // not fitted
+  c.tma_slice_turnaround_ns = 2000;
+  c.transfer_threads = 2048;  // 64 CTAs of 32 threads, one 16 KiB slice each per 2 us
+  SoftwareMechanisms s = *SoftwareMechanisms::create(c);
+  EXPECT_DOUBLE_EQ(s.tma_copy_bw_bytes_per_s(1 << 20), 64 * 16384 / 2e-6);
+  EXPECT_DOUBLE_EQ(s.tma_copy_bw_bytes_per_s(4096), 64 * 4096 / 2e-6);  // chunk < slice
+  c.transfer_threads = 4096;
+  EXPECT_DOUBLE_EQ(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20),
+                   2 * s.tma_copy_bw_bytes_per_s(1 << 20));
+  c.agent_slice_bytes = 8;
+  EXPECT_FALSE(SoftwareMechanisms::create(c).ok());
+}
+
 TEST(SoftwareMechanisms, InlineWireDependsOnCoalescing) {
   SoftwareMechanisms s = *SoftwareMechanisms::create(SoftwareConfig{});
   WriteCoalescer c = *WriteCoalescer::create(CoalescingConfig{});

@@ -73,9 +73,29 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (in->measured && in->measured->mechanism == Mechanism::kPolling && in->agent_threads) {
     all_sets.push_back("software.transfer_threads=" + std::to_string(*in->agent_threads));
   }
+  // The TMA agent copies one slice per CTA: its unit is the chunk when smaller.
+  const bool tma = in->measured && in->measured->trace_mechanism == "polling_tma";
+  if (tma) {
+    double chunk = 0;
+    for (const IterationInput& it : in->iterations) {
+      for (const KernelInput& k : it.kernels) {
+        for (const ChunkInput& c : k.chunks) chunk = std::max(chunk, double(c.size_bytes));
+      }
+    }
+    if (in->agent_slice_bytes > 0) {
+      all_sets.push_back(
+          "software.agent_slice=" +
+          std::to_string(static_cast<uint64_t>(
+              chunk > 0 ? std::min<double>(chunk, in->agent_slice_bytes) : in->agent_slice_bytes)) +
+          "B");
+    }
+  }
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
   Result<Machine> m = load_machine(preset, all_sets, n);
   if (!m.ok()) return m.error();
+  if (tma && m->costs.tma_copy_bw_bytes_per_s > 0) {
+    m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
+  }
   Prepared p{separate_data_generation(*in, *m), *m, preset, ""};
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;

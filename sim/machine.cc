@@ -188,6 +188,7 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) 
   c.polling_sm_share = sw->compute_slowdown(hw::Mechanism::kPolling, shape);
   c.polling_period_ns = p.software.poll_period_ns;
   c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
+  c.tma_copy_bw_bytes_per_s = sw->tma_copy_bw_bytes_per_s(p.software.agent_slice_bytes);
   c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
   c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();

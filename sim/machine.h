@@ -78,6 +78,10 @@ struct MechanismCosts {
   double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
   double polling_period_ns = 0;            ///< agent's poll loop period.
   double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput; 0 = link-bound.
+  /// The TMA variant's copy throughput (SoftwareMechanisms::tma_copy_bw_bytes_per_s
+  /// at software.agent_slice); 0 = not modelled apart. Replaces polling's
+  /// rate for polling_tma traces (sim/api.cc, prepare).
+  double tma_copy_bw_bytes_per_s = 0;
   // Decoupled CDP.
   double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).
   double cdp_launch_interval_ns = 0;   ///< launches of one GPU serialize this far apart; 0 = none.

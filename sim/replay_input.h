@@ -104,6 +104,8 @@ struct ReplayInput {
   /// Copy threads of the trace's software agent (proact `threads`), applied
   /// as software.transfer_threads when the trace was measured with polling.
   std::optional<uint32_t> agent_threads;
+  /// The agents' copy unit (proact `slice_size`), 0 if not recorded.
+  double agent_slice_bytes = 0;
 
   // validate: non-empty, GPUs in range, chunk times inside their kernel,
   // chunks sorted. Messages name the iteration/kernel/chunk.
