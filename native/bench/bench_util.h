@@ -13,7 +13,7 @@
 
 #include "common/result.h"
 #include "common/table.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/trace_recorder.h"
 
 namespace xferlab::native::bench {

@@ -25,7 +25,7 @@
 #include "native/bench/interference_kernels.h"
 #include "native/clock_sync.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/mpi_check.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"

@@ -22,7 +22,7 @@
 #include "native/bench/link_kernels.h"
 #include "native/bench/link_results.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"
 

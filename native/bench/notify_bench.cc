@@ -21,7 +21,7 @@
 #include "native/bench/notify_kernels.h"
 #include "native/clock_sync.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/stats.h"
 #include "native/stream_memops.h"
 #include "native/trace_recorder.h"

@@ -13,7 +13,7 @@
 #include "native/bench/bench_util.h"
 #include "native/bench/trace_overhead_kernels.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"
 

@@ -12,7 +12,7 @@
 #include "common/number.h"
 #include "common/table.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/halo/halo_context.h"
 #include "native/mpi_check.h"
 
@@ -41,7 +41,7 @@ std::string int3_text(const Int3& v) {
   return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
 }
 
-Result<DecompositionSpec> spec_from_flags(const xferlab::native::FlagSet& f) {
+Result<DecompositionSpec> spec_from_flags(const xferlab::FlagSet& f) {
   DecompositionSpec spec;
   spec.vars = static_cast<int>(f.get_int("vars"));
   spec.pattern = f.get_string("pattern") == "7" ? Pattern::k7Point : Pattern::k27Point;
@@ -117,7 +117,7 @@ int halo_main(int argc, char** argv, const std::string& program,
   std::vector<std::string> names;
   for (const Variant& v : variants) names.push_back(v.name);
 
-  xferlab::native::FlagSet f(program,
+  xferlab::FlagSet f(program,
                              "3D halo exchange over MPI (Comb layout, 27-point, periodic) with "
                              "host-driven and notification-driven variants; run under mpirun.");
   f.add_string("variant", "baseline", names, "exchange strategy")

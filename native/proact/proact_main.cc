@@ -18,7 +18,7 @@
 #include "common/number.h"
 #include "common/units.h"
 #include "native/cuda_check.h"
-#include "native/flags.h"
+#include "common/flags.h"
 #include "native/proact/micro_workload.h"
 #include "native/proact/region.h"
 #include "native/proact/results.h"
@@ -27,7 +27,7 @@
 namespace xferlab::proact {
 namespace {
 
-using native::FlagSet;
+using xferlab::FlagSet;
 
 Result<std::vector<uint32_t>> parse_thread_list(const std::string& text) {
   std::vector<uint32_t> out;
@@ -98,7 +98,7 @@ int run_main(int argc, char** argv) {
       .add_string("profile-out", "proact_choices.csv", {}, "profiler: choice file to update")
       .add_string("config", "", {}, "load mechanism/chunk/threads from a choice file")
       .add_string("format", "table", {"table", "csv", "json"}, "stdout format");
-  native::parse_flags_or_exit(f, argc, argv);
+  parse_flags_or_exit(f, argc, argv);
 
   int available = 0;
   if (cudaGetDeviceCount(&available) != cudaSuccess || available == 0) {

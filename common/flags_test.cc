@@ -1,9 +1,9 @@
-// native/flags_test.cc — flag parsing and validation of native programs.
-#include "native/flags.h"
+// common/flags_test.cc — flag parsing, validation and generated help.
+#include "common/flags.h"
 
 #include <gtest/gtest.h>
 
-namespace xferlab::native {
+namespace xferlab {
 namespace {
 
 FlagSet make() {
@@ -81,5 +81,44 @@ TEST(FlagsTest, ErrorsAreOneLineAndNameTheFlag) {
   }
 }
 
+// The xferlab subcommands' shapes: positionals, repeatable flags, numbers
+// and one-letter names; help is generated from the declarations.
+TEST(FlagsTest, PositionalsRepeatedNumbersAndShortNames) {
+  FlagSet f("xferlab sweep", "sweeps parameters");
+  f.set_positionals("TRACE", 1, 1, "a trace file")
+      .add_repeated("set", "key=value", "override a preset key")
+      .add_number("tolerance", 10, 0, 1e6, "percent")
+      .add_string("o", "", {}, "output CSV");
+  ASSERT_TRUE(f.parse(std::vector<std::string>{"t.xft", "--set", "a=1", "--set=b=2", "--tolerance",
+                                               "2.5", "-o", "out.csv"})
+                  .value());
+  EXPECT_EQ(f.positionals(), (std::vector<std::string>{"t.xft"}));
+  EXPECT_EQ(f.get_all("set"), (std::vector<std::string>{"a=1", "b=2"}));
+  EXPECT_DOUBLE_EQ(f.get_number("tolerance"), 2.5);
+  EXPECT_EQ(f.get_string("o"), "out.csv");
+  const std::string help = f.help();
+  EXPECT_NE(help.find("usage: xferlab sweep [flags] TRACE\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("  --set key=value  override a preset key (repeatable)"), std::string::npos);
+  EXPECT_NE(help.find("  --tolerance=NUM  percent (default 10, range [0, 1000000])"),
+            std::string::npos);
+  EXPECT_NE(help.find("  -o=STR  output CSV"), std::string::npos);
+
+  for (const auto& [args, expected] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{}, "expected 1 TRACE (see --help)"},
+           {{"a", "b"}, "unexpected argument 'b'"},
+           {{"a", "--tolerance=5x"}, "--tolerance: '5x' is not a number"},
+           {{"a", "--tolerance=-1"}, "--tolerance: -1 is outside [0, 1000000]"},
+           {{"a", "-x"}, "unknown flag -x"}}) {
+    FlagSet g = f;
+    g = FlagSet("xferlab sweep", "");
+    g.set_positionals("TRACE", 1, 1, "")
+        .add_number("tolerance", 10, 0, 1e6, "")
+        .add_string("o", "", {}, "");
+    auto r = g.parse(args);
+    ASSERT_FALSE(r.ok()) << expected;
+    EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+  }
+}
+
 }  // namespace
-}  // namespace xferlab::native
+}  // namespace xferlab

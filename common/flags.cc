@@ -1,5 +1,5 @@
-// native/flags.cc — declared command-line flags (see flags.h).
-#include "native/flags.h"
+// common/flags.cc — declared command-line flags (see flags.h).
+#include "common/flags.h"
 
 #include <charconv>
 #include <cstdio>
@@ -7,14 +7,17 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/number.h"
 #include "common/units.h"
 
-namespace xferlab::native {
+namespace xferlab {
 namespace {
 
 const char* type_name(FlagType t) {
   switch (t) {
     case FlagType::kInt: return "INT";
+    case FlagType::kNumber: return "NUM";
+    case FlagType::kRepeated: return "VALUE";
     case FlagType::kSize: return "SIZE";
     case FlagType::kSizeList: return "SIZES";
     case FlagType::kTime: return "TIME";
@@ -22,15 +25,6 @@ const char* type_name(FlagType t) {
     case FlagType::kBool: return "BOOL";
   }
   return "?";
-}
-
-Result<int64_t> parse_int(const std::string& text) {
-  int64_t v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || text.empty())
-    return make_error("'" + text + "' is not an integer");
-  return v;
 }
 
 Result<bool> parse_bool(const std::string& text) {
@@ -102,6 +96,34 @@ FlagSet& FlagSet::add_bool(const std::string& name, bool default_value, const st
   return add(Flag{name, FlagType::kBool, default_value ? "true" : "false", help, "", 0, 0, {}});
 }
 
+FlagSet& FlagSet::add_number(const std::string& name, double default_value, double min, double max,
+                             const std::string& help) {
+  std::ostringstream os;
+  os.precision(15);
+  os << default_value;
+  return add(Flag{name, FlagType::kNumber, os.str(), help, "", min, max, {}});
+}
+
+FlagSet& FlagSet::add_repeated(const std::string& name, const std::string& value_name,
+                               const std::string& help) {
+  Flag f;
+  f.name = name;
+  f.type = FlagType::kRepeated;
+  f.help = help;
+  f.choices = {value_name};  // the value's name, for help
+  flags_.push_back(std::move(f));
+  return *this;
+}
+
+FlagSet& FlagSet::set_positionals(const std::string& name, size_t min, size_t max,
+                                  const std::string& help) {
+  positional_name_ = name;
+  positional_help_ = help;
+  positional_min_ = min;
+  positional_max_ = max;
+  return *this;
+}
+
 Status FlagSet::assign(Flag& flag, const std::string& text) const {
   const std::string where = "--" + flag.name + ": ";
   switch (flag.type) {
@@ -112,6 +134,14 @@ Status FlagSet::assign(Flag& flag, const std::string& text) const {
         return make_error(where + text + " is outside " + range_text(flag.min, flag.max));
       break;
     }
+    case FlagType::kNumber: {
+      auto v = parse_double(text);
+      if (!v.ok()) return make_error(where + v.error().message);
+      if (*v < flag.min || *v > flag.max)
+        return make_error(where + text + " is outside " + range_text(flag.min, flag.max));
+      break;
+    }
+    case FlagType::kRepeated: flag.all.push_back(text); break;
     case FlagType::kSize: {
       auto v = parse_quantity(text, Unit::kSizeBytes);
       if (!v.ok()) {
@@ -174,9 +204,15 @@ Result<bool> FlagSet::parse(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") return false;
-    if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+    const bool is_short = arg.size() == 2 && arg[0] == '-' && arg[1] != '-';
+    if (!is_short && (arg.rfind("--", 0) != 0 || arg.size() == 2)) {
+      if (positional_max_ > positionals_.size() && !(arg.size() > 1 && arg[0] == '-')) {
+        positionals_.push_back(arg);
+        continue;
+      }
       return make_error("unexpected argument '" + arg + "' (flags are --name=value; see --help)");
-    std::string name = arg.substr(2);
+    }
+    std::string name = arg.substr(is_short ? 1 : 2);
     std::string value;
     bool has_value = false;
     if (const auto eq = name.find('='); eq != std::string::npos) {
@@ -190,7 +226,7 @@ Result<bool> FlagSet::parse(const std::vector<std::string>& args) {
     if (flag == nullptr) {
       std::vector<std::string> names;
       for (const Flag& f : flags_) names.push_back(f.name);
-      return make_error("unknown flag --" + name + did_you_mean(name, names));
+      return make_error("unknown flag " + arg.substr(0, arg.find('=')) + did_you_mean(name, names));
     }
     if (!has_value) {
       if (flag->type == FlagType::kBool) {
@@ -203,16 +239,35 @@ Result<bool> FlagSet::parse(const std::vector<std::string>& args) {
     }
     XF_RETURN_IF_ERROR(assign(*flag, value));
   }
+  if (positionals_.size() < positional_min_) {
+    return make_error(std::string("expected ") +
+                      (positional_min_ == positional_max_ ? "" : "at least ") +
+                      std::to_string(positional_min_) + " " + positional_name_ + " (see --help)");
+  }
   return true;
 }
 
 std::string FlagSet::help() const {
   std::ostringstream os;
-  os << "usage: " << program_ << " [flags]\n" << summary_ << "\n\nflags:\n";
+  os << "usage: " << program_ << " [flags]";
+  if (positional_max_ > 0) {
+    os << " " << (positional_min_ == 0 ? "[" : "") << positional_name_
+       << (positional_max_ > 1 ? "..." : "") << (positional_min_ == 0 ? "]" : "");
+  }
+  os << "\n" << summary_ << "\n";
+  if (positional_max_ > 0) os << "\n  " << positional_name_ << "  " << positional_help_ << "\n";
+  os << "\nflags:\n";
   for (const Flag& f : flags_) {
-    os << "  --" << f.name << "=" << type_name(f.type) << "  " << f.help << " (default "
+    const std::string dash = f.name.size() == 1 ? "-" : "--";
+    if (f.type == FlagType::kRepeated) {
+      os << "  " << dash << f.name << " " << f.choices.front() << "  " << f.help
+         << " (repeatable)\n";
+      continue;
+    }
+    os << "  " << dash << f.name << "=" << type_name(f.type) << "  " << f.help << " (default "
        << (f.default_text.empty() ? "\"\"" : f.default_text);
-    if (f.type == FlagType::kInt || f.type == FlagType::kSize || f.type == FlagType::kSizeList)
+    if (f.type == FlagType::kInt || f.type == FlagType::kSize || f.type == FlagType::kSizeList ||
+        f.type == FlagType::kNumber)
       os << ", range " << range_text(f.min, f.max);
     if (!f.choices.empty()) {
       os << ", one of";
@@ -258,6 +313,14 @@ bool FlagSet::get_bool(const std::string& name) const {
   return parse_bool(find(name, FlagType::kBool).text).value();
 }
 
+double FlagSet::get_number(const std::string& name) const {
+  return parse_double(find(name, FlagType::kNumber).text).value();
+}
+
+const std::vector<std::string>& FlagSet::get_all(const std::string& name) const {
+  return find(name, FlagType::kRepeated).all;
+}
+
 bool FlagSet::was_set(const std::string& name) const {
   for (const Flag& f : flags_)
     if (f.name == name) return f.set;
@@ -282,4 +345,4 @@ void parse_flags_or_exit(FlagSet& flags, int argc, char** argv) {
   }
 }
 
-}  // namespace xferlab::native
+}  // namespace xferlab
