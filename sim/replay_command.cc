@@ -12,6 +12,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/flags.h"
 #include "common/number.h"
 #include "common/output_path.h"
 #include "common/progress.h"
@@ -31,89 +32,64 @@ int fail(std::ostream& err, const Error& e) {
   return e.exit_code();
 }
 
-// ArgReader: flags with values, repeated flags and positionals.
-struct ArgReader {
-  std::vector<std::string> positional;
-  std::map<std::string, std::vector<std::string>> flags;
+// parse_flags: nullopt to go on; otherwise the exit code (help printed, or
+// a one-line error).
+std::optional<int> parse_flags(FlagSet& flags, const cli::Args& args, std::ostream& out,
+                               std::ostream& err) {
+  Result<bool> r = flags.parse(args);
+  if (!r.ok()) return fail(err, make_error(flags.program().substr(8) + ": " + r.error().message));
+  if (!*r) {
+    out << flags.help();
+    return cli::kExitOk;
+  }
+  return std::nullopt;
+}
 
-  static Result<ArgReader> parse(const cli::Args& args, const std::vector<std::string>& known) {
-    ArgReader r;
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a.size() > 1 && a[0] == '-') {
-        if (std::find(known.begin(), known.end(), a) == known.end()) {
-          return make_error("unknown option '" + a + "'" + did_you_mean(a, known));
-        }
-        if (i + 1 >= args.size()) return make_error("option " + a + " needs a value");
-        r.flags[a].push_back(args[++i]);
-      } else {
-        r.positional.push_back(a);
-      }
-    }
-    return r;
-  }
-  std::string get(const std::string& f, const std::string& def = "") const {
-    auto it = flags.find(f);
-    return it == flags.end() ? def : it->second.back();
-  }
-  std::vector<std::string> all(const std::string& f) const {
-    auto it = flags.find(f);
-    return it == flags.end() ? std::vector<std::string>{} : it->second;
-  }
-};
+FlagSet& add_platform_flags(FlagSet& f) {
+  return f.add_string("platform", "", {}, "platform preset (default: chosen from the trace)")
+      .add_repeated("set", "key=value", "override a preset key (`xferlab platform keys`)");
+}
 
 }  // namespace
 
+static FlagSet replay_flags() {
+  FlagSet f("xferlab replay",
+            "Replays TRACE on a platform preset with each transfer mechanism (memcpy, inline,\n"
+            "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n"
+            "Halo / GPUDirect Async traces (halo_exchange, gdasync_bench; docs/halo_sim.md):\n"
+            "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
+            "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
+            "         [--format table|csv|json]");
+  f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
+  add_platform_flags(f)
+      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
+      .add_int("gpus", 0, 0, 64, "scale out to this many GPUs (0: the trace's)")
+      .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format")
+      .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON to this file")
+      .add_string("fan-out", "aggregate", {"aggregate", "fine"},
+                  "switch platforms: one comm per chunk to all peers, or one per destination");
+  return f;
+}
+
 int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    out << "usage: xferlab replay TRACE [--platform PRESET] [--mechanism M|all] [--gpus N]\n"
-           "         [--chunk-size SIZE] [--set key=value]... [--format table|csv|json]\n"
-           "         [--timeline out.json] [--fan-out aggregate|fine]\n"
-           "Replays TRACE on a platform preset with each transfer mechanism (memcpy, inline,\n"
-           "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n"
-           "Halo / GPUDirect Async traces (halo_exchange, gdasync_bench; docs/halo_sim.md):\n"
-           "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
-           "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
-           "         [--format table|csv|json]\n";
-    return cli::kExitOk;
-  }
+  // Halo / GPUDirect Async traces have their own replay (sim/halo_command.h).
   if (!args.empty() && !args[0].empty() && args[0][0] != '-' && is_halo_trace(args[0])) {
     return run_halo_replay(args, out, err);
   }
-  Result<ArgReader> a =
-      ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set", "--format",
-                              "--timeline", "--chunk-size", "--fan-out"});
-  if (!a.ok()) return fail(err, a.error());
-  if (a->positional.size() != 1) {
-    return fail(err, make_error("replay: expected one TRACE (try `xferlab replay --help`)"));
-  }
-  Result<OutputFormat> format = parse_output_format(a->get("--format", "table"));
+  FlagSet flags = replay_flags();
+  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req;
-  req.trace = a->positional[0];
-  req.platform = a->get("--platform");
-  req.mechanism = a->get("--mechanism", "all");
-  if (!a->get("--gpus").empty()) {
-    Result<uint32_t> g = parse_count("--gpus", a->get("--gpus"));
-    if (!g.ok()) return fail(err, g.error());
-    req.gpus = *g;
-  }
-  const std::string fan_out = a->get("--fan-out", "aggregate");
-  if (fan_out != "aggregate" && fan_out != "fine") {
-    return fail(err, make_error("--fan-out '" + fan_out + "': expected aggregate or fine" +
-                                did_you_mean(fan_out, {"aggregate", "fine"})));
-  }
-  req.aggregate_fan_out = fan_out == "aggregate";
-  if (!a->get("--chunk-size").empty()) {
-    Result<double> c = parse_quantity(a->get("--chunk-size"), Unit::kSizeBytes);
-    if (!c.ok() || *c < 1) {
-      return fail(err,
-                  make_error("--chunk-size '" + a->get("--chunk-size") + "': expected a size"));
-    }
-    req.chunk_bytes = static_cast<uint64_t>(*c);
-  }
-  req.sets = a->all("--set");
-  const std::string timeline = a->get("--timeline");
+  req.trace = flags.positionals()[0];
+  req.platform = flags.get_string("platform");
+  req.mechanism = flags.get_string("mechanism");
+  req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
+  req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
+  req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
+  req.sets = flags.get_all("set");
+  const std::string timeline = flags.get_string("timeline");
   req.record_timeline = !timeline.empty();
   if (!timeline.empty()) {
     if (Status s = check_output_path(timeline, "replay --timeline"); !s.ok())
@@ -132,41 +108,36 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   return cli::kExitOk;
 }
 
+static FlagSet validate_flags() {
+  FlagSet f("xferlab validate",
+            "Replays each trace with its measured mechanism; prints simulated vs measured time,\n"
+            "median and max error; exits 1 if a case exceeds the tolerance.\n"
+            "Default traces: every *.xft[race][.zst] (recursively) under $XFERLAB_REAL_TRACES,\n"
+            "traces/real, or an installed copy (PREFIX/share/xferlab/traces/real).\n"
+            "Agent runs traced after a host gap (older proact traces) are skipped unless named\n"
+            "or --captures all: they are not samples of the untraced median (docs/validation.md).");
+  f.set_positionals("TRACES|DIRS", 0, SIZE_MAX, "traces, or directories searched recursively");
+  add_platform_flags(f)
+      .add_string("dir", "", {}, "directory of traces (default: the committed real traces)")
+      .add_number("tolerance", ValidateRequest{}.tolerance_pct, 0, 1e9,
+                  "percent error beyond which a case fails")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format")
+      .add_string("captures", "current", {"current", "all"},
+                  "all: include agent runs traced after a host gap");
+  return f;
+}
+
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    out << "usage: xferlab validate [TRACES|DIRS...] [--dir DIR] [--platform PRESET] [--tolerance "
-           "PCT]\n"
-           "         [--set key=value]... [--format table|csv|json] [--captures current|all]\n"
-           "Replays each trace with its measured mechanism; prints simulated vs measured time,\n"
-           "median and max error; exits 1 if a case exceeds the tolerance (default 10%).\n"
-           "Default traces: every *.xft[race][.zst] (recursively) under $XFERLAB_REAL_TRACES,\n"
-           "traces/real, or an installed copy (PREFIX/share/xferlab/traces/real).\n"
-           "Agent runs traced after a host gap (older proact traces) are skipped unless named\n"
-           "or --captures all: they are not samples of the untraced median (docs/validation.md).\n";
-    return cli::kExitOk;
-  }
-  Result<ArgReader> a = ArgReader::parse(
-      args, {"--dir", "--platform", "--tolerance", "--format", "--set", "--captures"});
-  if (!a.ok()) return fail(err, a.error());
-  const std::string captures = a->get("--captures", "current");
-  if (captures != "current" && captures != "all") {
-    return fail(err, make_error("--captures '" + captures + "': expected current or all"));
-  }
+  FlagSet flags = validate_flags();
+  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
   ValidateRequest req;
-  req.paths = a->positional;
-  req.dir = a->get("--dir");
-  req.platform = a->get("--platform");
-  req.sets = a->all("--set");
-  req.all_captures = captures == "all";
-  if (const std::string text = a->get("--tolerance"); !text.empty()) {
-    const Result<double> pct = parse_double(text);
-    req.tolerance_pct = pct.ok() ? *pct : -1;
-    if (!(req.tolerance_pct >= 0)) {
-      return fail(err,
-                  make_error("--tolerance '" + a->get("--tolerance") + "': expected a percentage"));
-    }
-  }
-  Result<OutputFormat> format = parse_output_format(a->get("--format", "table"));
+  req.paths = flags.positionals();
+  req.dir = flags.get_string("dir");
+  req.platform = flags.get_string("platform");
+  req.sets = flags.get_all("set");
+  req.all_captures = flags.get_string("captures") == "all";
+  req.tolerance_pct = flags.get_number("tolerance");
+  Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ProgressLine progress(err, "validate", stderr_is_terminal());
   req.progress = [&](size_t done, size_t total) { progress.update(done, total); };
@@ -246,46 +217,47 @@ int write_sweep(const Table& table, size_t num_params, const std::string& first_
 
 }  // namespace
 
+static FlagSet sweep_flags() {
+  FlagSet f("xferlab sweep",
+            "Grid over platform parameters (any `xferlab platform keys` key), chunk_size and\n"
+            "gpus; one replay process per point; tidy CSV (stdout or -o) and a gnuplot plot.\n"
+            "Under `mpirun -np N` or `srun` the points are split over the ranks and rank 0\n"
+            "writes the same CSV as a serial run. --shard I/N replays only block I of N\n"
+            "(e.g. one Slurm array task); the shards' CSVs, concatenated in order without\n"
+            "repeated headers, are the serial CSV (docs/python.md, \"Sweeps on clusters\").");
+  f.set_positionals("TRACE", 1, 1, "a trace file");
+  f.add_repeated("param", "key=v1,v2,...", "a swept parameter (platform key, chunk_size, gpus)")
+      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all");
+  add_platform_flags(f)
+      .add_int("jobs", SweepRequest{}.jobs, 1, 64, "points replayed at once (one process each)")
+      .add_string("o", "", {}, "write the CSV to this file (default: stdout)")
+      .add_string("plot", "", {}, "render a gnuplot PNG to this file")
+      .add_string("shard", "", {}, "I/N: replay only block I of N of the points");
+  return f;
+}
+
 int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    out << "usage: xferlab sweep TRACE --param key=v1,v2,... [--param ...] [--mechanism M|all]\n"
-           "         [--platform PRESET] [--set key=value]... [--jobs N] [-o out.csv]\n"
-           "         [--plot out.png] [--shard I/N]\n"
-           "Grid over platform parameters (any `xferlab platform keys` key), chunk_size and\n"
-           "gpus; one replay process per point; tidy CSV (stdout or -o) and a gnuplot plot.\n"
-           "Under `mpirun -np N` or `srun` the points are split over the ranks and rank 0\n"
-           "writes the same CSV as a serial run. --shard I/N replays only block I of N\n"
-           "(e.g. one Slurm array task); the shards' CSVs, concatenated in order without\n"
-           "repeated headers, are the serial CSV (docs/python.md, \"Sweeps on clusters\").\n";
-    return cli::kExitOk;
-  }
-  Result<ArgReader> a = ArgReader::parse(
-      args, {"--param", "--mechanism", "--platform", "--set", "--jobs", "-o", "--plot", "--shard"});
-  if (!a.ok()) return fail(err, a.error());
-  if (a->positional.size() != 1) return fail(err, make_error("sweep: expected one TRACE"));
+  FlagSet flags = sweep_flags();
+  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
   SweepRequest req;
-  req.trace = a->positional[0];
-  req.mechanism = a->get("--mechanism", "all");
-  req.platform = a->get("--platform");
-  req.sets = a->all("--set");
-  for (const std::string& p : a->all("--param")) {
+  req.trace = flags.positionals()[0];
+  req.mechanism = flags.get_string("mechanism");
+  req.platform = flags.get_string("platform");
+  req.sets = flags.get_all("set");
+  for (const std::string& p : flags.get_all("param")) {
     Result<SweepParam> sp = parse_sweep_param(p);
     if (!sp.ok()) return fail(err, sp.error());
     req.params.push_back(*sp);
   }
-  if (!a->get("--jobs").empty()) {
-    Result<uint32_t> j = parse_count("--jobs", a->get("--jobs"));
-    if (!j.ok()) return fail(err, j.error());
-    req.jobs = *j;
-  }
-  if (!a->get("--shard").empty()) {
-    Result<std::pair<uint32_t, uint32_t>> s = parse_shard(a->get("--shard"));
+  req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
+  if (!flags.get_string("shard").empty()) {
+    Result<std::pair<uint32_t, uint32_t>> s = parse_shard(flags.get_string("shard"));
     if (!s.ok()) return fail(err, s.error());
     std::tie(req.shard_index, req.shard_count) = *s;
   }
   // Outputs are checked before the work, so a long sweep never loses its result.
   for (const auto& [path, what] :
-       {std::pair{a->get("-o"), "sweep -o"}, {a->get("--plot"), "sweep --plot"}}) {
+       {std::pair{flags.get_string("o"), "sweep -o"}, {flags.get_string("plot"), "sweep --plot"}}) {
     if (path.empty()) continue;
     if (Status s = check_output_path(path, what); !s.ok()) return fail(err, s.error());
   }
@@ -334,8 +306,8 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
     err << "xferlab: sweep: " << failed << " point(s) failed, e.g.: " << first_failure
         << " (rerun one with `xferlab replay`)\n";
   }
-  const int rc = write_sweep(s->table, req.params.size(), req.params[0].key, a->get("-o"),
-                             a->get("--plot"), out, err);
+  const int rc = write_sweep(s->table, req.params.size(), req.params[0].key, flags.get_string("o"),
+                             flags.get_string("plot"), out, err);
   return rc != cli::kExitOk ? rc : failed > 0 ? cli::kExitRuntime : cli::kExitOk;
 }
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "common/result.h"
 #include "common/table.h"
-#include "common/flags.h"
 #include "native/trace_recorder.h"
 
 namespace xferlab::native::bench {

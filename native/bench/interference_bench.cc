@@ -20,12 +20,12 @@
 #include <iostream>
 #include <map>
 
+#include "common/flags.h"
 #include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/interference_kernels.h"
 #include "native/clock_sync.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/mpi_check.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"

@@ -17,12 +17,12 @@
 #include <map>
 #include <memory>
 
+#include "common/flags.h"
 #include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/link_kernels.h"
 #include "native/bench/link_results.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"
 

@@ -16,12 +16,12 @@
 #include <iostream>
 #include <thread>
 
+#include "common/flags.h"
 #include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/notify_kernels.h"
 #include "native/clock_sync.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/stats.h"
 #include "native/stream_memops.h"
 #include "native/trace_recorder.h"

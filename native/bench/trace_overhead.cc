@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/flags.h"
 #include "native/bench/bench_main.h"
 #include "native/bench/bench_util.h"
 #include "native/bench/trace_overhead_kernels.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/stats.h"
 #include "native/trace_recorder.h"
 

@@ -9,10 +9,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/flags.h"
 #include "common/number.h"
 #include "common/table.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/halo/halo_context.h"
 #include "native/mpi_check.h"
 
@@ -118,8 +118,8 @@ int halo_main(int argc, char** argv, const std::string& program,
   for (const Variant& v : variants) names.push_back(v.name);
 
   xferlab::FlagSet f(program,
-                             "3D halo exchange over MPI (Comb layout, 27-point, periodic) with "
-                             "host-driven and notification-driven variants; run under mpirun.");
+                     "3D halo exchange over MPI (Comb layout, 27-point, periodic) with "
+                     "host-driven and notification-driven variants; run under mpirun.");
   f.add_string("variant", "baseline", names, "exchange strategy")
       .add_string("paper", "", {},
                   "paper size by global cube edge: 200 | 400 | 800 (split 4x4x4; "

@@ -15,10 +15,10 @@
 #include <map>
 #include <sstream>
 
+#include "common/flags.h"
 #include "common/number.h"
 #include "common/units.h"
 #include "native/cuda_check.h"
-#include "common/flags.h"
 #include "native/proact/micro_workload.h"
 #include "native/proact/region.h"
 #include "native/proact/results.h"
