@@ -83,7 +83,7 @@ TEST(LinkCli, UsageErrorsExit2) {
 TEST(PlatformCli, ListShowKeys) {
   CliRun list = platform({"list", "--format", "csv"});
   ASSERT_EQ(list.code, 0) << list.err;
-  EXPECT_EQ(lines(list.out), 1 + 9);
+  EXPECT_EQ(lines(list.out), 1 + 11);
   CliRun show = platform({"show", "proact_k40_pcie3", "--set", "dma_agent.channels=8"});
   ASSERT_EQ(show.code, 0) << show.err;
   EXPECT_NE(show.out.find("\n[dma_agent]\n# model defaults"), std::string::npos);

@@ -9,7 +9,8 @@ namespace {
 
 const char* const kPresets[] = {"proact_k40_pcie3",   "proact_p100_nvlink1", "proact_v100_nvlink2",
                                 "dgx2_v100_nvswitch", "power9_v100_ib",      "hgx_h100_nvlink4",
-                                "h200x2_nvlink4",     "h100_pcie_gen5",      "h200x4_hgx_nvswitch"};
+                                "h200x2_nvlink4",     "h100_pcie_gen5",      "h200x4_hgx_nvswitch",
+                                "icelake_v100_ib",    "k40_connectib_fdr"};
 
 std::string error_of(std::string_view text) {
   Result<Platform> p = parse_platform(text, "bad.toml");

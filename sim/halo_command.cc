@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "common/table.h"
 #include "common/units.h"
@@ -163,7 +164,8 @@ HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g,
 int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   std::string trace, platform = kTracePlatform, format_text = "table", model = "replay",
                      mode_text = "measured", variant_sel;
-  int ranks = 0, per_node = 0;
+  std::vector<int> rank_counts;
+  int per_node = 0;
   const std::vector<std::string> known = {"--ranks", "--ranks-per-node", "--platform", "--format",
                                           "--model", "--mode",           "--variant"};
   for (size_t i = 0; i < args.size(); ++i) {
@@ -180,18 +182,26 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
     if (i + 1 >= args.size())
       return fail(err, make_error("replay: option " + a + " needs a value"));
     const std::string v = args[++i];
-    auto count = [&](int* dst) -> Status {
+    auto count = [&](const std::string& text, int* dst) -> Status {
       char* e = nullptr;
-      const long n = std::strtol(v.c_str(), &e, 10);
-      if (v.empty() || *e != '\0' || n < 1 || n > 1 << 20) {
-        return make_error(a + " '" + v + "': expected an integer 1.." + std::to_string(1 << 20));
+      const long n = std::strtol(text.c_str(), &e, 10);
+      if (text.empty() || *e != '\0' || n < 1 || n > 1 << 20) {
+        return make_error(a + " '" + text + "': expected an integer 1.." + std::to_string(1 << 20));
       }
       *dst = static_cast<int>(n);
       return Status::Ok();
     };
     Status st = Status::Ok();
-    if (a == "--ranks") st = count(&ranks);
-    if (a == "--ranks-per-node") st = count(&per_node);
+    if (a == "--ranks") {  // one count or a comma-separated list
+      std::stringstream ss(v);
+      for (std::string item; std::getline(ss, item, ',');) {
+        int n = 0;
+        st = count(item, &n);
+        if (!st.ok()) break;
+        rank_counts.push_back(n);
+      }
+    }
+    if (a == "--ranks-per-node") st = count(v, &per_node);
     if (!st.ok()) return fail(err, st.error());
     if (a == "--platform") platform = v;
     if (a == "--format") format_text = v;
@@ -220,7 +230,6 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
   Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform);
   if (!netnic.ok()) return fail(err, netnic.error());
   HaloNetwork net = netnic->first;
-  if (per_node > 0) net.ranks_per_node = per_node;
   const HaloRankTrace& t = c->run.r0();
 
   // The variants to replay: the trace's, or every variant traced at this
@@ -248,26 +257,12 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
 
   // Geometry: the trace's own, or the paper's global cube (strong scaling)
   // / the trace's block per rank (boxes: weak scaling) over --ranks.
-  HaloGeometry g = geometry_of(t);
   const std::string paper = [&] {
     Result<traces::TraceReader> r = traces::TraceReader::open(trace);
     std::optional<std::string> p = r.ok() ? r->metadata().parameter("paper") : std::nullopt;
     return p ? *p : std::string();
   }();
-  const bool rescaled = ranks > 0 && ranks != t.ranks;
-  if (rescaled) {
-    if (!paper.empty()) {
-      Result<HaloGeometry> s = split_cube(std::atoi(paper.c_str()), ranks, t.vars, t.pattern);
-      if (!s.ok()) return fail(err, s.error());
-      g = *s;
-    } else {
-      Result<HaloGeometry> s = split_cube(3, ranks, t.vars, t.pattern);
-      if (!s.ok()) return fail(err, s.error());
-      g.procs = s->procs;
-    }
-  }
-  if (!rescaled) net.ranks_per_node = per_node > 0 ? per_node : t.ranks;
-
+  if (rank_counts.empty()) rank_counts.push_back(t.ranks);
   Table table({{"variant"},
                {"model"},
                {"mode"},
@@ -283,54 +278,68 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
                {"data"},
                {"tasks"},
                {"wall_s", 3}});
-  const std::string per_rank = std::to_string(g.per_rank[0]) + "x" + std::to_string(g.per_rank[1]) +
-                               "x" + std::to_string(g.per_rank[2]);
-  for (const Case& cs : cases) {
-    const std::string& v = cs.run.r0().variant;
-    if (model == "kmodel") {
-      double worst = 0;
-      for (int r = 0; r < g.ranks(); ++r) {
-        worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, net.ranks_per_node), r));
-      }
-      table.add_row({v, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
-                     int64_t{net.ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN,
-                     kNaN, std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"), int64_t{0},
-                     0.0});
-      continue;
-    }
-    if ((mode == HaloMode::kNic) != (v == "sa" || v == "ki") && mode != HaloMode::kMeasured) {
-      if (mode == HaloMode::kNic) {
-        err << "replay: --mode nic applies to sa/ki; " << v << " skipped\n";
-        continue;
-      }
-      if (v == "sa" || v == "ki") {
-        err << "replay: --mode hw-doorbell applies to stream/stacked/baseline; " << v
-            << " skipped\n";
-        continue;
-      }
-    }
-    std::string data_from;
-    HaloWorkload w;
+  for (const int ranks : rank_counts) {
+    HaloGeometry g = geometry_of(t);
+    const bool rescaled = ranks != t.ranks;
     if (rescaled) {
-      Result<std::vector<Case>> fam = load_family(cs);
-      if (!fam.ok()) return fail(err, fam.error());
-      w = workload_at(*fam, g, &data_from);
-      data_from = "prediction, components " + data_from;
-    } else {
-      w = cs.w;
-      data_from = mode == HaloMode::kMeasured ? "reproduction" : "prediction (mode)";
+      // Boxes keep their size per rank; only the rank grid comes from the split.
+      Result<HaloGeometry> s =
+          split_cube(paper.empty() ? 1 << 20 : std::atoi(paper.c_str()), ranks, t.vars, t.pattern);
+      if (!s.ok()) return fail(err, s.error());
+      if (paper.empty()) {
+        g.procs = s->procs;
+      } else {
+        g = *s;
+      }
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second);
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!p.ok()) return fail(err, p.error());
-    const bool same = !rescaled && mode == HaloMode::kMeasured;
-    table.add_row({v, std::string("replay"), mode_text, int64_t{g.ranks()},
-                   int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000, p->pack_ns / 1000,
-                   p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
-                   same ? cs.run.total_ns() / 1000 : kNaN, data_from,
-                   static_cast<int64_t>(p->tasks), wall});
+    net.ranks_per_node =
+        per_node > 0 ? per_node : (rescaled ? netnic->first.ranks_per_node : t.ranks);
+    const std::string per_rank = std::to_string(g.per_rank[0]) + "x" +
+                                 std::to_string(g.per_rank[1]) + "x" +
+                                 std::to_string(g.per_rank[2]);
+    for (const Case& cs : cases) {
+      const std::string& v = cs.run.r0().variant;
+      const bool gda = v == "sa" || v == "ki";
+      if (model == "kmodel") {
+        double worst = 0;
+        for (int r = 0; r < g.ranks(); ++r) {
+          worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, net.ranks_per_node), r));
+        }
+        table.add_row({v, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
+                       int64_t{net.ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN,
+                       kNaN, std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"),
+                       int64_t{0}, 0.0});
+        continue;
+      }
+      if ((mode == HaloMode::kNic && !gda) || (mode == HaloMode::kHwDoorbell && gda)) {
+        err << "replay: --mode " << mode_text << " does not apply to " << v << "; skipped\n";
+        continue;
+      }
+      std::string data_from;
+      HaloWorkload w;
+      if (rescaled) {
+        Result<std::vector<Case>> fam = load_family(cs);
+        if (!fam.ok()) return fail(err, fam.error());
+        w = workload_at(*fam, g, &data_from);
+        data_from = "prediction, components " + data_from;
+      } else {
+        w = cs.w;
+        data_from = mode == HaloMode::kMeasured && net.ranks_per_node == t.ranks
+                        ? "reproduction"
+                        : "prediction (mode / placement)";
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second);
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!p.ok()) return fail(err, p.error());
+      const bool same = data_from == "reproduction";
+      table.add_row({v, std::string("replay"), mode_text, int64_t{g.ranks()},
+                     int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000,
+                     p->pack_ns / 1000, p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
+                     same ? cs.run.total_ns() / 1000 : kNaN, data_from,
+                     static_cast<int64_t>(p->tasks), wall});
+    }
   }
   table.write(out, *format);
   return cli::kExitOk;

@@ -356,28 +356,6 @@ std::map<std::string, double> load_csv_phases(const std::filesystem::path& dir,
   return out;
 }
 
-// load_copy_fit: SSB (stream access) MPI_Send time by size, PCB slowdown.
-void load_copy_fit(const std::filesystem::path& csv, HaloRun& run) {
-  std::ifstream f(csv);
-  std::string line;
-  std::vector<Sample> ssb;
-  std::vector<double> slow;
-  while (std::getline(f, line)) {
-    std::vector<std::string> col;
-    std::stringstream ss(line);
-    std::string c;
-    while (std::getline(ss, c, ',')) col.push_back(c);
-    if (col.size() < 10 || col[1] != "stream") continue;
-    const double bytes = std::strtod(col[3].c_str(), nullptr);
-    if (col[0] == "SSB") ssb.push_back({bytes, std::strtod(col[5].c_str(), nullptr)});
-    if (col[0] == "PCB" && bytes >= 65536) slow.push_back(std::strtod(col[9].c_str(), nullptr));
-  }
-  if (ssb.size() < 2) return;
-  run.copy = fit_by_size(ssb);
-  run.copy_slowdown = std::max(1.0, median(slow));
-  run.copy_source = csv.string();
-}
-
 }  // namespace
 
 double HaloRun::kernel_ns(const std::string& k) const {
@@ -415,9 +393,6 @@ Result<HaloRun> load_halo_run(const std::string& path) {
     }
     run.ranks[r] = std::move(*t);
   }
-  load_copy_fit(std::filesystem::path(path).parent_path().parent_path().parent_path() / "bench" /
-                    "interference_bench.csv",
-                run);
   run.csv_phase_ns = load_csv_phases(std::filesystem::path(path).parent_path().parent_path(),
                                      first->variant, first->label);
   // MPI latency: receiver's completion - max(sender's post, receiver's wait start).

@@ -84,13 +84,6 @@ struct HaloRun {
   /// ranks) for phases the traces do not mark (accumulated-only timers such
   /// as stream's post_send and unpack); empty when there is no CSV.
   std::map<std::string, double> csv_phase_ns;
-  /// MPI_Send of pinned host memory between the two ranks without GPU
-  /// traffic (interference_bench SSB, bench/ beside halo/), and the slowdown
-  /// while a GPU writes other buffers (PCB, median over sizes >= 64 KiB).
-  /// copy_source is "" when the run has no interference_bench.csv.
-  LinearFit copy;
-  double copy_slowdown = 1;
-  std::string copy_source;
   const HaloRankTrace& r0() const { return ranks.front(); }
   double total_ns() const;                       ///< mean over ranks of the median total.
   double phase_ns(const std::string& p) const;   ///< mean over ranks, else the CSV; NaN if absent.
