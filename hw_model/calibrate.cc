@@ -415,18 +415,12 @@ struct Calibrator {
     ce.completion_ns = 0;
     ce.engine_start_ns = std::max(0.0, a_ns - ce.host_initiation_ns - link.one_way_latency_ns());
     // One copy reaches the link's peak, so one engine; its window must cover
-    // the fitted bandwidth at the link round trip. The DMA agent, designed for
-    // the same link, gets the same total window over its channels.
+    // the fitted bandwidth at the link round trip. (The proposed DMA agent is
+    // not fitted: its sizes follow design rules, hw_model/hardware_sizing.h.)
     const double window_packets =
         std::ceil(bw * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes);
     ce.engines = 1;
     ce.outstanding_packets = static_cast<int64_t>(window_packets);
-    DmaAgentConfig& dma = out.platform.dma_agent;
-    dma.outstanding_packets =
-        static_cast<int64_t>(std::ceil(window_packets / static_cast<double>(dma.channels)));
-    out.platform.sources["dma_agent.outstanding_packets"] =
-        "design assumption: window covers the copy-engine peak fitted to " + in.link_bench_file +
-        " at the link round trip (xferlab calibrate)";
     out.platform.software.memcpy_initiation_ns = a_ns;
     const std::string what = "cudaMemcpyPeerAsync 4 KiB-1 GiB, T = a + size/B";
     for (const char* key : {"copy_engine.engines", "copy_engine.host_initiation",

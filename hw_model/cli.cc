@@ -13,6 +13,7 @@
 #include "common/table.h"
 #include "common/units.h"
 #include "hw_model/calibrate.h"
+#include "hw_model/hardware_sizing.h"
 #include "hw_model/platform.h"
 
 namespace xferlab::hw_model {
@@ -33,11 +34,13 @@ constexpr const char* kLinkUsage =
 
 constexpr const char* kPlatformUsage =
     "usage: xferlab platform list [--format table|csv|json]\n"
-    "       xferlab platform show PRESET|FILE [--set key=value]...\n"
+    "       xferlab platform show PRESET|FILE [--set key=value]... [--chunk-size SIZE]\n"
     "       xferlab platform keys [--format table|csv|json]\n\n"
     "Presets are built in (hw_model/presets/NAME.toml); $XFERLAB_PRESETS dirs override.\n"
-    "`show` prints the preset with every parameter resolved; `keys` lists every\n"
-    "parameter with its unit, default and description.\n";
+    "`show` prints the preset with every parameter resolved, then the hardware sizes\n"
+    "left 'auto' as the design rules derive them (for --chunk-size, default 1MiB;\n"
+    "replay sizes them from the trace's chunks); `keys` lists every parameter with its\n"
+    "unit, default and description.\n";
 
 constexpr const char* kCalibrateUsage =
     "usage: xferlab calibrate --link-bench FILE [--notify-bench FILE] [--proact-micro FILE]\n"
@@ -216,7 +219,7 @@ int run_link(const std::vector<std::string>& args, std::ostream& out, std::ostre
 }
 
 int run_platform(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  Result<Options> parsed = parse_options(args, {"--set", "--format"});
+  Result<Options> parsed = parse_options(args, {"--set", "--format", "--chunk-size"});
   if (!parsed.ok()) return usage_error(err, "platform", parsed.error().message);
   const Options& o = *parsed;
   if (o.help) {
@@ -234,6 +237,27 @@ int run_platform(const std::vector<std::string>& args, std::ostream& out, std::o
     Status set = apply_sets(*platform, o);
     if (!set.ok()) return usage_error(err, "platform", set.error().message);
     out << dump_platform(*platform);
+    SizingRegion region;
+    if (auto c = o.get("--chunk-size")) {
+      Result<double> v = parse_quantity(*c, Unit::kSizeBytes);
+      if (!v.ok() || !(*v >= 1))
+        return usage_error(err, "platform", "--chunk-size '" + *c + "': expected a size");
+      region.chunk_bytes = *v;
+    }
+    Status valid = platform->validate();
+    if (!valid.ok()) return report(err, "platform", valid.error());
+    Result<SizingPath> path = platform_sizing_path(*platform);
+    if (!path.ok()) return report(err, "platform", path.error());
+    Result<LinkModel> link = LinkModel::create(platform->gpu_link);
+    if (!link.ok()) return report(err, "platform", link.error());
+    const HardwareSizing sizing =
+        size_hardware(platform->dma_agent, platform->counter_unit, *link, *path, region);
+    out << "\n# Hardware sizes (docs/hardware.md): farthest GPU path "
+        << format_quantity(path->bw_bytes_per_s, Unit::kBandwidthBytesPerS) << ", round trip "
+        << format_quantity(path->round_trip_ns, Unit::kTimeNs) << "; "
+        << format_quantity(region.chunk_bytes, Unit::kSizeBytes) << " chunks\n";
+    std::istringstream lines(describe_sizing(sizing));
+    for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
     return kExitOk;
   }
   if (o.words.size() != 1)

@@ -45,7 +45,8 @@ std::span<const Param<CounterUnitConfig>> CounterUnitConfig::params() {
 }
 
 Status CounterUnitConfig::validate() const {
-  if (capacity_counters < 1) return make_error("key 'capacity': must be >= 1");
+  if (capacity_counters < 1 && capacity_counters != kAutoCount)
+    return make_error("key 'capacity': must be >= 1 or auto");
   if (!(counter_bytes > 0)) return make_error("key 'counter_size': must be > 0");
   if (!(clock_hz > 0)) return make_error("key 'clock': must be > 0");
   if (!(updates_per_cycle > 0)) return make_error("key 'updates_per_cycle': must be > 0");
@@ -63,6 +64,9 @@ Status CounterUnitConfig::validate() const {
 Result<CounterUnit> CounterUnit::create(const CounterUnitConfig& config) {
   Status status = config.validate();
   if (!status.ok()) return status.error();
+  if (config.capacity_counters == kAutoCount)
+    return make_error(
+        "counter_unit: 'auto' capacity must be sized first (hw_model/hardware_sizing.h)");
   return CounterUnit(config);
 }
 

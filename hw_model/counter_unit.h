@@ -31,15 +31,15 @@ enum class CountMode {
 };
 
 struct CounterUnitConfig {
-  int64_t capacity_counters = 4096;     ///< counter entries in the table.
-  double counter_bytes = 8;             ///< memory footprint of one counter (init, spill).
-  double clock_hz = 1.4e9;              ///< unit clock.
-  double updates_per_cycle = 1;         ///< update throughput.
-  int64_t update_latency_cycles = 20;   ///< issue -> counter updated (and zero detected).
-  int64_t queue_depth = 64;             ///< pending updates before writers stall.
-  double init_fixed_ns = 200;           ///< fixed cost to register a region.
-  double init_counters_per_cycle = 4;   ///< counter initializations per cycle.
-  int64_t trigger_latency_cycles = 10;  ///< zero detected -> DMA agent triggered.
+  int64_t capacity_counters = kAutoCount;  ///< counter entries; auto = sized (hardware_sizing.h).
+  double counter_bytes = 8;                ///< memory footprint of one counter (init, spill).
+  double clock_hz = 1.4e9;                 ///< unit clock.
+  double updates_per_cycle = 1;            ///< update throughput.
+  int64_t update_latency_cycles = 20;      ///< issue -> counter updated (and zero detected).
+  int64_t queue_depth = 64;                ///< pending updates before writers stall.
+  double init_fixed_ns = 200;              ///< fixed cost to register a region.
+  double init_counters_per_cycle = 4;      ///< counter initializations per cycle.
+  int64_t trigger_latency_cycles = 10;     ///< zero detected -> DMA agent triggered.
   FullTablePolicy full_policy = FullTablePolicy::kSpill;
   double spill_penalty_ns = 600;  ///< extra latency of an update to a spilled counter.
   CountMode count_mode = CountMode::kPerCta;

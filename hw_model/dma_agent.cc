@@ -81,12 +81,15 @@ std::span<const Param<CopyEngineConfig>> CopyEngineConfig::params() {
 }
 
 Status DmaAgentConfig::validate() const {
-  if (channels < 1) return make_error("key 'channels': must be >= 1");
-  if (outstanding_packets < 1) return make_error("key 'outstanding_packets': must be >= 1");
+  if (channels < 1 && channels != kAutoCount)
+    return make_error("key 'channels': must be >= 1 or auto");
+  if (outstanding_packets < 1 && outstanding_packets != kAutoCount)
+    return make_error("key 'outstanding_packets': must be >= 1 or auto");
   if (!(packet_bytes >= 0)) return make_error("key 'packet_size': must be >= 0");
   if (!(descriptor_bytes > 0)) return make_error("key 'descriptor_size': must be > 0");
   if (!(descriptor_fetch_ns >= 0)) return make_error("key 'descriptor_fetch': must be >= 0");
-  if (prefetched_descriptors < 0) return make_error("key 'prefetched_descriptors': must be >= 0");
+  if (prefetched_descriptors < 0 && prefetched_descriptors != kAutoCount)
+    return make_error("key 'prefetched_descriptors': must be >= 0 or auto");
   if (!(initiation_ns >= 0)) return make_error("key 'initiation': must be >= 0");
   if (!(completion_signal_ns >= 0)) return make_error("key 'completion_signal': must be >= 0");
   if (!(source_read_bw_bytes_per_s >= 0)) return make_error("key 'source_read_bw': must be >= 0");
@@ -112,9 +115,16 @@ const char* dma_bound_name(DmaBound bound) {
   return "?";
 }
 
+bool DmaAgentConfig::sized() const {
+  return channels != kAutoCount && outstanding_packets != kAutoCount &&
+         prefetched_descriptors != kAutoCount;
+}
+
 Result<DmaAgent> DmaAgent::create(const DmaAgentConfig& config) {
   Status status = config.validate();
   if (!status.ok()) return status.error();
+  if (!config.sized())
+    return make_error("dma_agent: 'auto' values must be sized first (hw_model/hardware_sizing.h)");
   return DmaAgent(config);
 }
 

@@ -16,18 +16,20 @@
 namespace xferlab::hw_model {
 
 struct DmaAgentConfig {
-  int64_t channels = 4;                   ///< independent transfer engines.
-  int64_t outstanding_packets = 64;       ///< in-flight (unacknowledged) packets per channel.
-  double packet_bytes = 0;                ///< payload per emitted packet; 0 = link max payload.
-  double descriptor_bytes = 64;           ///< memory footprint of one descriptor.
-  double descriptor_fetch_ns = 500;       ///< trigger -> descriptor in the agent (memory read).
-  int64_t prefetched_descriptors = 16;    ///< descriptors held on chip (no fetch cost).
-  double initiation_ns = 100;             ///< descriptor -> first packet on the link.
+  // kAutoCount = sized by hardware_sizing.h from the platform and region.
+  int64_t channels = kAutoCount;             ///< independent transfer engines.
+  int64_t outstanding_packets = kAutoCount;  ///< in-flight (unacknowledged) packets per channel.
+  double packet_bytes = 0;                   ///< payload per emitted packet; 0 = link max payload.
+  double descriptor_bytes = 64;              ///< memory footprint of one descriptor.
+  double descriptor_fetch_ns = 500;          ///< trigger -> descriptor in the agent (memory read).
+  int64_t prefetched_descriptors = kAutoCount;  ///< descriptors held on chip (no fetch cost).
+  double initiation_ns = 100;                   ///< descriptor -> first packet on the link.
   double completion_signal_ns = 200;      ///< last ack -> completion flag/notification written.
   double source_read_bw_bytes_per_s = 0;  ///< local memory read rate of the agent; 0 = unlimited.
   bool fan_out = true;  ///< one descriptor writes every destination (else one per destination).
 
   Status validate() const;
+  bool sized() const;  ///< no kAutoCount left (DmaAgent::create needs this).
   static std::span<const Param<DmaAgentConfig>> params();
 };
 

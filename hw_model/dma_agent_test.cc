@@ -13,9 +13,25 @@ LinkModel nvlink2() {
   return *LinkModel::create(*builtin_link_format("nvlink2"));
 }
 
+// sized: an agent with explicit sizes (the defaults are "auto", sized per
+// platform by hardware_sizing.h).
+DmaAgentConfig sized() {
+  DmaAgentConfig c;
+  c.channels = 4;
+  c.outstanding_packets = 64;
+  c.prefetched_descriptors = 16;
+  return c;
+}
+
+TEST(DmaAgent, AutoSizesMustBeResolvedFirst) {
+  EXPECT_TRUE(DmaAgentConfig{}.validate().ok());
+  EXPECT_FALSE(DmaAgent::create(DmaAgentConfig{}).ok());
+  EXPECT_TRUE(DmaAgent::create(sized()).ok());
+}
+
 TEST(DmaAgent, StartCostsAndLinkBound) {
   LinkModel link = nvlink2();
-  DmaAgent agent = *DmaAgent::create(DmaAgentConfig{});
+  DmaAgent agent = *DmaAgent::create(sized());
   Descriptor d;
   d.row_bytes = 1 << 20;
   DmaTiming t = agent.transfer(d, {&link, 1, false});
@@ -33,7 +49,7 @@ TEST(DmaAgent, StartCostsAndLinkBound) {
 
 TEST(DmaAgent, OutstandingPacketsBoundOverManyLinks) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c;
+  DmaAgentConfig c = sized();
   c.channels = 1;
   c.outstanding_packets = 8;
   DmaAgent agent = *DmaAgent::create(c);
@@ -51,7 +67,7 @@ TEST(DmaAgent, OutstandingPacketsBoundOverManyLinks) {
 // when given wire bytes per packet (the simulator's lanes carry wire bytes).
 TEST(DmaAgent, WindowRoundTripIsThePathsAndUnitsFollowTheBytes) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c;
+  DmaAgentConfig c = sized();
   c.channels = 2;
   c.outstanding_packets = 8;
   DmaAgent agent = *DmaAgent::create(c);
@@ -68,7 +84,7 @@ TEST(DmaAgent, WindowRoundTripIsThePathsAndUnitsFollowTheBytes) {
 
 TEST(DmaAgent, WithoutFanOutEachDestinationNeedsADescriptor) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c;
+  DmaAgentConfig c = sized();
   c.fan_out = false;
   c.prefetched_descriptors = 0;
   DmaAgent agent = *DmaAgent::create(c);
@@ -87,7 +103,7 @@ TEST(DmaAgent, WithoutFanOutEachDestinationNeedsADescriptor) {
 
 TEST(DmaAgent, FanOutSharedLinksDivideTheRate) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c;
+  DmaAgentConfig c = sized();
   c.outstanding_packets = 1024;  // keep Little's law out of the way
   DmaAgent agent = *DmaAgent::create(c);
   Descriptor d;
@@ -100,7 +116,7 @@ TEST(DmaAgent, FanOutSharedLinksDivideTheRate) {
 
 TEST(DmaAgent, TwoDimensionalRowsAreSeparatePackets) {
   LinkModel link = nvlink2();
-  DmaAgent agent = *DmaAgent::create(DmaAgentConfig{});
+  DmaAgent agent = *DmaAgent::create(sized());
   Descriptor d;
   d.row_bytes = 300;
   d.rows = 10;
@@ -109,14 +125,14 @@ TEST(DmaAgent, TwoDimensionalRowsAreSeparatePackets) {
   EXPECT_DOUBLE_EQ(t.wire.packets, 20);
   EXPECT_DOUBLE_EQ(t.wire.data_bytes, 10 * (272 + 80));
   // Smaller packets than the link allows.
-  DmaAgentConfig small;
+  DmaAgentConfig small = sized();
   small.packet_bytes = 64;
   EXPECT_DOUBLE_EQ(DmaAgent::create(small)->transfer(d, {&link, 1, false}).wire.packets, 10 * 5);
 }
 
 TEST(DmaAgent, EmptyDescriptorStillSignals) {
   LinkModel link = nvlink2();
-  DmaAgent agent = *DmaAgent::create(DmaAgentConfig{});
+  DmaAgent agent = *DmaAgent::create(sized());
   DmaTiming t = agent.transfer(Descriptor{}, {&link, 1, false});
   EXPECT_DOUBLE_EQ(t.completion_ns, 100 + 200);
   EXPECT_EQ(t.wire.packets, 0);
@@ -125,7 +141,7 @@ TEST(DmaAgent, EmptyDescriptorStillSignals) {
 TEST(CopyEngine, HostInitiationDominatesSmallCopies) {
   LinkModel link = nvlink2();
   CopyEngine ce = *CopyEngine::create(CopyEngineConfig{});
-  DmaAgent agent = *DmaAgent::create(DmaAgentConfig{});
+  DmaAgent agent = *DmaAgent::create(sized());
   Descriptor d;
   d.row_bytes = 4096;
   DmaTiming host = ce.copy(4096, link);

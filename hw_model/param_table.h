@@ -42,6 +42,10 @@ struct Param {
   FieldRef<C> field;
 };
 
+// kAutoCount: a count left to a design rule ("auto" in presets and --set),
+// resolved by hw_model/hardware_sizing.h before a model is built.
+inline constexpr int64_t kAutoCount = -1;
+
 // format_quantity: `value` (in base units) with a readable unit suffix that
 // parse_quantity reads back to the same double ("1.5us", "25GBps", "16B").
 std::string format_quantity(double value, Unit unit);
@@ -79,7 +83,9 @@ std::string param_value_text(const Param<C>& param, const C& config) {
     std::string operator()(double C::*m) const {
       return p.unit == Unit::kNone ? format_plain(c.*m) : format_quantity(c.*m, p.unit);
     }
-    std::string operator()(int64_t C::*m) const { return std::to_string(c.*m); }
+    std::string operator()(int64_t C::*m) const {
+      return c.*m == kAutoCount ? "auto" : std::to_string(c.*m);
+    }
     std::string operator()(bool C::*m) const { return c.*m ? "true" : "false"; }
     std::string operator()(std::string C::*m) const { return c.*m; }
     std::string operator()(const EnumField<C>& e) const { return e.get(c); }
@@ -103,6 +109,10 @@ Status set_param_from_text(const Param<C>& param, C& config, std::string_view te
       return Status::Ok();
     }
     Status operator()(int64_t C::*m) const {
+      if (t == "auto") {
+        c.*m = kAutoCount;
+        return Status::Ok();
+      }
       Result<int64_t> v = parse_count(t);
       if (!v.ok()) return v.error();
       c.*m = *v;

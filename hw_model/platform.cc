@@ -394,7 +394,7 @@ std::string toml_string(std::string_view s) {
 
 std::string toml_value(const Field& f, const std::string& text) {
   switch (f.kind) {
-    case Field::Kind::kCount:
+    case Field::Kind::kCount: return text == "auto" ? toml_string(text) : text;
     case Field::Kind::kBool: return text;
     case Field::Kind::kNumber:
       // Bare numbers must stay TOML numbers (format_plain never writes "inf").

@@ -91,7 +91,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
     }
   }
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
-  Result<Machine> m = load_machine(preset, all_sets, n);
+  Result<Machine> m = load_machine(preset, all_sets, n, sizing_region(*in, chunk_bytes));
   if (!m.ok()) return m.error();
   if (tma && m->costs.tma_copy_bw_bytes_per_s > 0) {
     m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;

@@ -2,7 +2,9 @@
 // small derived quantities the engine needs (path latency).
 #include "sim/machine.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "hw_model/link_model.h"
@@ -73,6 +75,10 @@ Status MechanismCosts::validate() const {
   if (Status s = dma_agent.validate(); !s.ok()) {
     return make_error("machine: dma_agent " + s.error().message);
   }
+  if (!dma_agent.sized() || counter_unit.capacity_counters == hw_model::kAutoCount) {
+    return make_error(
+        "machine: counter_unit/dma_agent sizes left 'auto' (hw_model/hardware_sizing.h)");
+  }
   return Status::Ok();
 }
 
@@ -136,7 +142,8 @@ Result<LinkSpec> link_spec(const hw::LinkFormat& format, int64_t links,
 
 }  // namespace
 
-Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) {
+Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
+                                      const hw::SizingRegion& region, hw::HardwareSizing* sizing) {
   XF_RETURN_IF_ERROR(p.validate());
   Machine m;
   m.name = p.name;
@@ -192,15 +199,31 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus) 
   c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
   c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
-  // Counter unit and DMA agent: the engine runs hw_model's models.
+  // Counter unit and DMA agent: the engine runs hw_model's models. Sizes
+  // left auto follow the design rules for the engine's own farthest path
+  // (the round trip the DMA window must cover here).
   c.counter_unit = p.counter_unit;
   c.dma_agent = p.dma_agent;
+  hw::SizingPath path{m.gpu_link.bw_bytes_per_s, 0};
+  for (uint32_t a = 0; a < m.num_gpus; ++a) {
+    for (uint32_t b = 0; b < m.num_gpus; ++b) {
+      if (a != b) path.round_trip_ns = std::max(path.round_trip_ns, 2 * m.path_latency_ns(a, b));
+    }
+  }
+  const hw::HardwareSizing sized =
+      hw::size_hardware(c.dma_agent, c.counter_unit, *lm, path, region);
+  hw::apply_sizing(sized, c.dma_agent, c.counter_unit);
+  if (c.counter_unit.capacity_counters == hw::kAutoCount) {
+    c.counter_unit.capacity_counters = std::numeric_limits<int32_t>::max();  // region unknown
+  }
+  if (sizing) *sizing = sized;
   XF_RETURN_IF_ERROR(m.validate());
   return m;
 }
 
 Result<Machine> load_machine(const std::string& preset, const std::vector<std::string>& sets,
-                             uint32_t num_gpus) {
+                             uint32_t num_gpus, const hw::SizingRegion& region,
+                             hw::HardwareSizing* sizing) {
   Result<hw::Platform> p = hw::load_platform(preset);
   if (!p.ok()) return make_error(p.error().message);
   for (const std::string& kv : sets) {
@@ -218,7 +241,7 @@ Result<Machine> load_machine(const std::string& preset, const std::vector<std::s
   }
   Status v = p->validate();
   if (!v.ok()) return make_error(preset + ": " + v.error().message);
-  return machine_from_platform(*p, num_gpus);
+  return machine_from_platform(*p, num_gpus, region, sizing);
 }
 
 }  // namespace xferlab::sim

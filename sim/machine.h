@@ -16,6 +16,7 @@
 #include "common/result.h"
 #include "hw_model/counter_unit.h"
 #include "hw_model/dma_agent.h"
+#include "hw_model/hardware_sizing.h"
 #include "hw_model/platform.h"
 
 namespace xferlab::sim {
@@ -112,12 +113,18 @@ struct Machine {
 
 // machine_from_platform: `num_gpus` 0 keeps the preset's GPU count; another
 // value scales the same topology (NVSwitch, mesh, PCIe tree) to that count.
-Result<Machine> machine_from_platform(const hw_model::Platform& platform, uint32_t num_gpus = 0);
+// Counter-unit and DMA-agent sizes left "auto" are sized for `region` on the
+// machine's farthest path (hw_model/hardware_sizing.h); `sizing` (optional)
+// receives them.
+Result<Machine> machine_from_platform(const hw_model::Platform& platform, uint32_t num_gpus = 0,
+                                      const hw_model::SizingRegion& region = {},
+                                      hw_model::HardwareSizing* sizing = nullptr);
 
 // load_machine: load_platform(preset) + set_parameter for each "key=value"
 // in `sets` + validate + machine_from_platform. Errors name the preset or key
 // (with a did-you-mean for unknown keys); exit code 2.
 Result<Machine> load_machine(const std::string& preset, const std::vector<std::string>& sets,
-                             uint32_t num_gpus = 0);
+                             uint32_t num_gpus = 0, const hw_model::SizingRegion& region = {},
+                             hw_model::HardwareSizing* sizing = nullptr);
 
 }  // namespace xferlab::sim

@@ -28,8 +28,10 @@ Machine test_machine(uint32_t gpus = 2, Topology topology = Topology::kDirect) {
   m.costs.counter_unit.clock_hz = 1e15;
   m.costs.counter_unit.update_latency_cycles = 0;
   m.costs.counter_unit.trigger_latency_cycles = 0;
+  m.costs.counter_unit.capacity_counters = 4096;
   m.costs.dma_agent.channels = 1;
   m.costs.dma_agent.outstanding_packets = 1 << 30;
+  m.costs.dma_agent.prefetched_descriptors = 16;
   m.costs.dma_agent.initiation_ns = 0;
   return m;
 }

@@ -2,6 +2,7 @@
 #include "sim/replay_input.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/units.h"
@@ -148,6 +149,25 @@ Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
     }
   }
   return out;
+}
+
+hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_bytes) {
+  hw_model::SizingRegion r{0, 0};
+  for (const IterationInput& it : input.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      double bytes = 0, largest = 0;
+      for (const ChunkInput& c : k.chunks) {
+        bytes += static_cast<double>(c.size_bytes);
+        largest = std::max(largest, static_cast<double>(c.size_bytes));
+      }
+      const double cut = static_cast<double>(chunk_bytes);
+      r.chunks = std::max(r.chunks, static_cast<int64_t>(chunk_bytes > 0 ? std::ceil(bytes / cut)
+                                                                         : k.chunks.size()));
+      r.chunk_bytes = std::max(r.chunk_bytes, chunk_bytes > 0 ? std::min(bytes, cut) : largest);
+    }
+  }
+  if (r.chunk_bytes <= 0) r.chunk_bytes = hw_model::kDefaultSizingChunkBytes;
+  return r;
 }
 
 }  // namespace xferlab::sim

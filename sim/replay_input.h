@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "hw_model/hardware_sizing.h"
 
 namespace xferlab::sim {
 
@@ -135,5 +136,10 @@ inline constexpr uint64_t kMaxRechunkChunks = uint64_t{1} << 20;
 // trace's store granularity (a store cannot straddle two chunks), or one that
 // makes more than kMaxRechunkChunks chunks.
 Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes);
+
+// sizing_region: what the proposed hardware is sized for (hw_model
+// hardware_sizing.h): the largest chunk and the most chunks of one kernel, or
+// those after re-cutting into `chunk_bytes` (0 = as recorded).
+hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_bytes = 0);
 
 }  // namespace xferlab::sim
