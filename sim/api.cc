@@ -15,6 +15,7 @@
 #include "common/units.h"
 #include "sim/halo_command.h"
 #include "sim/halo_trace.h"
+#include "sim/explain.h"
 #include "sim/isolated.h"
 #include "sim/machine.h"
 #include "sim/platform_choice.h"
@@ -32,23 +33,14 @@ Result<std::vector<Mechanism>> parse_mechanisms(const std::string& text) {
   return std::vector<Mechanism>{*m};
 }
 
-// Prepared: a trace turned into a compute-only input on a machine.
-struct Prepared {
-  ReplayInput input;
-  Machine machine;
-  std::string preset;
-  std::string fitted_on;  ///< the preset's fitting set (hw_model::Platform::fitted_on).
-};
+}  // namespace
 
-// With `measured_only`, a trace without a replayable measured mechanism is
-// returned as read, without a machine (validate skips it; benchmark traces
-// may not even fit the preset).
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
-                         bool measured_only = false) {
+                         bool measured_only) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
-  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset, ""};
+  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset, "", {}};
   const TraceMachine traced{in->gpu_model, in->num_gpus, in->topology_text};
   if (preset.empty() && !in->platform_hint.empty()) preset = in->platform_hint;
   if (preset.empty()) {
@@ -96,7 +88,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (tma && m->costs.tma_copy_bw_bytes_per_s > 0) {
     m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
   }
-  Prepared p{separate_data_generation(*in, *m), *m, preset, ""};
+  Prepared p{separate_data_generation(*in, *m), *m, preset, "", all_sets};
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;
   }
@@ -108,6 +100,8 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   }
   return p;
 }
+
+namespace {
 
 double error_pct(double sim, double measured) {
   return measured > 0 ? 100.0 * (sim - measured) / measured : NAN;
@@ -181,9 +175,13 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
   ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}, p->input.warnings};
   const std::optional<Measured>& measured = p->input.measured;
+  const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
+                                                      Mechanism::kHardware) != mechs->end();
   for (Mechanism m : *mechs) {
-    Result<ReplayResult> r = simulate_isolated(
-        p->input, p->machine, ReplayOptions{m, req.record_timeline, req.aggregate_fan_out});
+    Result<ReplayResult> r =
+        simulate_isolated(p->input, p->machine,
+                          ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
+                                        req.explain || (compare && m != Mechanism::kInfinite)});
     if (!r.ok()) return r.error();
     const bool has_measured = measured && measured->mechanism == m &&
                               p->input.num_gpus == p->machine.num_gpus && unscaled;
@@ -193,6 +191,9 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
                        has_measured ? measured->reference_ns() / 1000 : NAN,
                        has_measured ? error_pct(r->end_to_end_ns, measured->reference_ns()) : NAN});
     out.results.push_back(std::move(*r));
+  }
+  if (std::string why = why_hardware_slower(out.results); !why.empty()) {
+    out.note += "note: " + why + "\n";
   }
   return out;
 }

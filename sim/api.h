@@ -27,6 +27,27 @@ using Progress = std::function<void(size_t done, size_t total)>;
 // parse_count: a GPU or job count, 1..64 ("--gpus '0': expected an integer 1..64").
 Result<uint32_t> parse_count(const std::string& what, const std::string& text);
 
+// ---- preparing a trace ----------------------------------------------------------
+
+// Prepared: a trace turned into a compute-only input on a machine.
+struct Prepared {
+  ReplayInput input;
+  Machine machine;
+  std::string preset;
+  std::string fitted_on;          ///< the preset's fitting set (hw_model::Platform::fitted_on).
+  std::vector<std::string> sets;  ///< every override applied (the trace's own, then the user's).
+};
+
+// prepare: loads `trace`, picks the preset (named, the trace's, or chosen
+// from its GPUs), applies `sets`, sizes auto hardware for its chunks,
+// separates data generation, scales to `gpus` and re-chunks. With
+// `measured_only`, a trace without a replayable measured mechanism is
+// returned as read, without a machine (validate skips it; benchmark traces
+// may not even fit the preset).
+Result<Prepared> prepare(const std::string& trace, std::string preset,
+                         const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
+                         bool measured_only = false);
+
 // ---- replay -----------------------------------------------------------------
 
 struct ReplayRequest {
@@ -38,6 +59,10 @@ struct ReplayRequest {
   std::vector<std::string> sets;  ///< platform overrides "key=value".
   bool aggregate_fan_out = true;  ///< see ReplayOptions::aggregate_fan_out.
   bool record_timeline = false;
+  /// Record the critical path (ReplayResult::attribution); replay() does so
+  /// anyway for hardware and the software mechanisms, to say why hardware
+  /// loses when it does (ReplayOutput::note).
+  bool explain = false;
 };
 
 struct ReplayOutput {

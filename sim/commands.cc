@@ -13,6 +13,8 @@ std::span<const Command> commands() {
       {"replay", "replay a trace on a platform with each transfer mechanism", sim::run_replay},
       {"validate", "replay measured traces with their mechanism; report the error",
        sim::run_validate},
+      {"explain", "where the simulated time goes: critical path by cause, parameter elasticities",
+       sim::run_explain},
       {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
       {"trace", "inspect, check, export (Perfetto) and generate trace files", traces::run_trace},
       {"link", hw_model::kLinkSummary, hw_model::run_link},

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -21,6 +22,7 @@
 #include "sim/api.h"
 #include "sim/halo_command.h"
 #include "sim/halo_trace.h"
+#include "sim/explain.h"
 #include "sim/mpi_world.h"
 
 namespace xferlab::sim {
@@ -309,6 +311,119 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   const int rc = write_sweep(s->table, req.params.size(), req.params[0].key, flags.get_string("o"),
                              flags.get_string("plot"), out, err);
   return rc != cli::kExitOk ? rc : failed > 0 ? cli::kExitRuntime : cli::kExitOk;
+}
+
+}  // namespace xferlab::sim
+
+namespace xferlab::sim {
+
+int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    out << "usage: xferlab explain TRACE [--platform PRESET] [--mechanism M|all] [--gpus N]\n"
+           "         [--chunk-size SIZE] [--set key=value]... [--format table|csv|json]\n"
+           "         [--timeline out.json] [--sensitivity M|none] [--top N]\n"
+           "Where the simulated time goes: the critical path of each mechanism's replay split\n"
+           "into causes (compute, launch, tracking, counter_unit, descriptor, window_stall,\n"
+           "agent_copy, link_serialization, packet_overhead, link_latency, gap; tail_us = the\n"
+           "part after the compute-only end), summing to the simulated time; then the\n"
+           "elasticity of the time to every numeric platform parameter (+10%, one replay each;\n"
+           "default: hardware, or the one mechanism given), top N (default 10).\n"
+           "--timeline marks the critical path (tid 999 of each GPU). docs/hardware.md.\n";
+    return cli::kExitOk;
+  }
+  Result<ArgReader> a =
+      ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set", "--format",
+                              "--timeline", "--chunk-size", "--sensitivity", "--top"});
+  if (!a.ok()) return fail(err, a.error());
+  if (a->positional.size() != 1) {
+    return fail(err, make_error("explain: expected one TRACE (try `xferlab explain --help`)"));
+  }
+  Result<OutputFormat> format = parse_output_format(a->get("--format", "table"));
+  if (!format.ok()) return fail(err, format.error());
+  ReplayRequest req;
+  req.trace = a->positional[0];
+  req.platform = a->get("--platform");
+  req.mechanism = a->get("--mechanism", "all");
+  req.explain = true;
+  if (!a->get("--gpus").empty()) {
+    Result<uint32_t> g = parse_count("--gpus", a->get("--gpus"));
+    if (!g.ok()) return fail(err, g.error());
+    req.gpus = *g;
+  }
+  if (!a->get("--chunk-size").empty()) {
+    Result<double> c = parse_quantity(a->get("--chunk-size"), Unit::kSizeBytes);
+    if (!c.ok() || *c < 1) {
+      return fail(err,
+                  make_error("--chunk-size '" + a->get("--chunk-size") + "': expected a size"));
+    }
+    req.chunk_bytes = static_cast<uint64_t>(*c);
+  }
+  req.sets = a->all("--set");
+  size_t top = 10;
+  if (!a->get("--top").empty()) {
+    Result<uint32_t> t = parse_count("--top", a->get("--top"));
+    if (!t.ok()) return fail(err, t.error());
+    top = *t;
+  }
+  std::string sens = a->get("--sensitivity", req.mechanism == "all" ? "hardware" : req.mechanism);
+  std::optional<Mechanism> sens_mech;
+  if (sens != "none") {
+    Result<Mechanism> m = parse_mechanism(sens);
+    if (!m.ok()) return fail(err, m.error());
+    sens_mech = *m;
+  }
+  const std::string timeline = a->get("--timeline");
+  req.record_timeline = !timeline.empty();
+  if (!timeline.empty()) {
+    if (Status s = check_output_path(timeline, "explain --timeline"); !s.ok())
+      return fail(err, s.error());
+  }
+  Result<ReplayOutput> r = replay(req);
+  if (!r.ok()) return fail(err, r.error());
+  attribution_table(r->results).write(out, *format);
+  for (const ReplayResult& res : r->results) {
+    if (attribution_error(res) > 0.01) {
+      return fail(err,
+                  make_runtime_error(std::string("explain: ") + mechanism_name(res.mechanism) +
+                                     " attribution misses the simulated time by more than 1%"));
+    }
+  }
+  const std::string why = why_hardware_slower(r->results);
+  if (*format == OutputFormat::kTable && !why.empty()) out << "note: " << why << "\n";
+  if (sens_mech) {
+    const ReplayResult* base = nullptr;
+    for (const ReplayResult& res : r->results) {
+      if (res.mechanism == *sens_mech) base = &res;
+    }
+    if (!base) {
+      return fail(err, make_error("--sensitivity " + sens + ": not among the replayed mechanisms"));
+    }
+    Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes);
+    if (!p.ok()) return fail(err, p.error());
+    Result<std::vector<Sensitivity>> s = sensitivities(*p, *sens_mech, base->end_to_end_ns);
+    if (!s.ok()) return fail(err, s.error());
+    Table t({{"mechanism"}, {"key"}, {"value"}, {"perturbed"}, {"elasticity", 4}, {"sim_us", 6}});
+    for (size_t i = 0; i < std::min(top, s->size()); ++i) {
+      const Sensitivity& v = (*s)[i];
+      t.add_row({std::string(mechanism_name(*sens_mech)), v.key, v.value, v.perturbed, v.elasticity,
+                 v.sim_us});
+    }
+    if (*format == OutputFormat::kTable) out << "\n";
+    t.write(out, *format);
+  }
+  if (!timeline.empty()) {
+    for (ReplayResult& res : r->results) {
+      for (const Attribution::Segment& seg : res.attribution.segments) {
+        res.timeline.push_back(Span{std::string("critical: ") + cause_name(seg.cause),
+                                    "critical_path", seg.gpu, 999, seg.start_ns,
+                                    seg.end_ns - seg.start_ns});
+      }
+    }
+    std::ofstream f(timeline);
+    write_timeline(f, r->results);
+    if (!f) return fail(err, make_runtime_error("explain: cannot write " + timeline));
+  }
+  return cli::kExitOk;
 }
 
 }  // namespace xferlab::sim

@@ -19,5 +19,7 @@ namespace xferlab::sim {
 int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err);
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err);
 int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err);
+// run_explain: critical-path attribution and sensitivities (sim/explain.h).
+int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xferlab::sim

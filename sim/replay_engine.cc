@@ -54,6 +54,27 @@ struct Run {
     ++result.activities;
     sleep_until_ns(t_ns);
   }
+
+  // Critical path (ReplayOptions::explain): each actor's chain of steps.
+  std::unique_ptr<CriticalPath> cp;
+  std::vector<CriticalPath::Node> ends;  // actors' last nodes in the current iteration
+  static int64_t me() { return sg4::this_actor::get_pid(); }
+  CriticalPath::Node cursor() const { return cp ? cp->cursor(me()) : CriticalPath::kNone; }
+  void step(double t_ns, Cause cause, uint32_t gpu) {
+    if (cp) cp->step(me(), t_ns, cause, gpu);
+  }
+  void join(CriticalPath::Node event) {
+    if (cp) cp->join(me(), event);
+  }
+  // wait: the actor's own step until t_ns for `cause`, simulated.
+  void wait(double t_ns, Cause cause, uint32_t gpu) {
+    step(t_ns, cause, gpu);
+    sleep_until(t_ns);
+  }
+  // done: the actor's chain ends here (the iteration's barrier waits on it).
+  void done() {
+    if (cp) ends.push_back(cursor());
+  }
 };
 
 // Flight: one chunk's transfer to one destination, or to `copies`
@@ -62,6 +83,9 @@ struct Flight {
   sg4::CommPtr comm;
   double start_ns;
   uint32_t src, dst, chunk, copies;
+  double payload = 0, wire = 0;                   // bytes of all copies
+  uint32_t lane = 0;                              // source lane
+  CriticalPath::Node from = CriticalPath::kNone;  // the starting actor's step
 };
 
 // Target: where one comm goes and how many destinations it stands for.
@@ -140,11 +164,31 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
   run.result.payload_bytes += payload * to.copies;
   run.result.wire_bytes += wire;
   run.egress_bytes[src] += wire;
-  return Flight{comm, now_ns(), src, to.dst, chunk, to.copies};
+  return Flight{comm, now_ns(), src,         to.dst, chunk, to.copies, payload * to.copies,
+                wire, lane,     run.cursor()};
+}
+
+// explain_flight: the flight's part of the critical path, joined into the
+// waiting actor's chain (the wait ends at the flight's end or later).
+void explain_flight(Run& run, const Flight& f) {
+  if (!run.cp) return;
+  const Machine& m = *run.machine;
+  const double end = f.comm->get_finish_time() * kNsPerS;
+  double bw = m.gpu_link.bw_bytes_per_s;
+  if (m.topology == Topology::kPcieTree &&
+      f.src / m.gpus_per_pcie_switch != f.dst / m.gpus_per_pcie_switch) {
+    bw = std::min(bw, m.uplink.bw_bytes_per_s);
+  }
+  const bool capped = run.lanes > 0 && run.lane_cap_bytes_per_s > 0;
+  const bool agent =
+      run.options.mechanism == Mechanism::kPolling || run.options.mechanism == Mechanism::kCdp;
+  run.join(run.cp->flight(f.from, end, m.path_latency_ns(f.src, f.dst), f.payload, f.wire, bw,
+                          capped ? run.lane_cap_bytes_per_s : 0, agent, f.src));
 }
 
 void finish_flight(Run& run, Flight& f) {
   f.comm->wait();
+  explain_flight(run, f);
   double end = now_ns();
   run.busy.emplace_back(f.start_ns, end);
   if (!run.options.record_timeline) return;
@@ -214,7 +258,7 @@ double total_payload(const KernelInput& k) {
 void run_memcpy(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double ke = kb + k.duration_ns;
-  run.sleep_until(ke);
+  run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
   const double payload = total_payload(k);
   const WireCost cost = run.machine->gpu_link.bulk(payload);
@@ -224,7 +268,7 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
   if (c.memcpy_streams == 0) {
     for (uint32_t d : ds) {
       issue += c.memcpy_issue_ns;
-      run.sleep_until(issue);
+      run.wait(issue, Cause::kLaunch, k.gpu);
       flights.push_back(start_flight(run, k.gpu, 0, Target{d, 1}, 0, payload, cost));
     }
     finish_all(run, flights);
@@ -242,7 +286,7 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
       start = std::max(start, now_ns() + c.memcpy_stream_gap_ns);
       prev.reset();
     }
-    run.sleep_until(start);
+    run.wait(start, Cause::kLaunch, k.gpu);
     const uint32_t lane = run.lanes > 0 ? static_cast<uint32_t>(i % streams) % run.lanes : 0;
     prev = start_flight(run, k.gpu, lane, Target{ds[i], 1}, 0, payload, cost);
   }
@@ -285,7 +329,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
            k.chunks[by_first[next_start]].first_write_ns <= ch.ready_ns) {
       const uint32_t j = by_first[next_start++];
       const ChunkInput& cj = k.chunks[j];
-      run.sleep_until(kb + stall_ns + cj.first_write_ns);
+      run.wait(kb + stall_ns + cj.first_write_ns, Cause::kCompute, k.gpu);
       const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
       const WireCost cost = run.machine->gpu_link.stores(
           std::ceil(static_cast<double>(cj.size_bytes) / store), store);
@@ -294,7 +338,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
             start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
       }
     }
-    run.sleep_until(kb + stall_ns + ch.ready_ns);
+    run.wait(kb + stall_ns + ch.ready_ns, Cause::kCompute, k.gpu);
     for (Flight& f : writing[i]) written.push_back(f);
     writing[i].clear();
     const double wait_from = now_ns();
@@ -308,7 +352,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
     }
   }
   const double ke = kb + k.duration_ns + stall_ns;
-  run.sleep_until(ke);
+  run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
   finish_all(run, written);
 }
@@ -328,14 +372,16 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
     const ChunkInput& ch = k.chunks[i];
     double seen = ch.ready_ns * dilation;
     if (c.polling_period_ns > 0) seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
-    run.sleep_until(kb + seen);
+    run.step(kb + ch.ready_ns * dilation, Cause::kCompute, k.gpu);
+    run.wait(kb + seen, Cause::kTracking, k.gpu);
     const double start = now_ns();
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);
     for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
     if (c.polling_copy_bw_bytes_per_s > 0) {
       // The agent's threads are busy storing this chunk before the next poll.
-      run.sleep_until(start + payload * copies / c.polling_copy_bw_bytes_per_s * kNsPerS);
+      run.wait(start + payload * copies / c.polling_copy_bw_bytes_per_s * kNsPerS,
+               Cause::kAgentCopy, k.gpu);
       run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
     }
     while (!flights.empty() && flights.size() > window) {
@@ -344,7 +390,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
     }
   }
   const double ke = kb + k.duration_ns * dilation;
-  run.sleep_until(ke);
+  run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
   finish_all(run, flights);
 }
@@ -365,7 +411,8 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     const ChunkInput& ch = k.chunks[i];
     last_launch = std::max(
         {kb + ch.ready_ns, dispatched - c.cdp_launch_ns, last_launch + c.cdp_launch_interval_ns});
-    run.sleep_until(last_launch + c.cdp_launch_ns);
+    run.step(kb + ch.ready_ns, Cause::kCompute, k.gpu);
+    run.wait(last_launch + c.cdp_launch_ns, Cause::kLaunch, k.gpu);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);
     // Child i runs on lane i mod lanes (concurrent children, each capped).
@@ -373,7 +420,7 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     for (Target d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
   }
   const double ke = kb + k.duration_ns;
-  run.sleep_until(ke);
+  run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
   finish_all(run, flights);
 }
@@ -413,6 +460,18 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   double stall_ns = 0;
   auto triggers = std::make_shared<std::vector<Trigger>>(counter_triggers(c, k, kb, &stall_ns));
   auto next = std::make_shared<size_t>(0);
+  // Critical path: each chunk computes from the kernel's begin until ready,
+  // then the counter unit until its trigger.
+  const CriticalPath::Node begin = run.cursor();
+  auto trigger_nodes = std::make_shared<std::vector<CriticalPath::Node>>();
+  if (run.cp) {
+    for (const Trigger& t : *triggers) {
+      const double ready = std::min(kb + k.chunks[t.chunk].ready_ns, t.time_ns);
+      trigger_nodes->push_back(run.cp->add(t.time_ns,
+                                           run.cp->add(ready, begin, Cause::kCompute, k.gpu),
+                                           Cause::kCounterUnit, k.gpu));
+    }
+  }
   // One descriptor per chunk writes every destination (fan-out), else one
   // descriptor per destination, one after another.
   const bool fan_out = agent.descriptors(2) == 1;
@@ -422,7 +481,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   for (int64_t ch = 0; ch < c.dma_agent.channels; ++ch) {
     channels.push_back(sg4::Actor::create(
         "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
-        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch] {
+        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes] {
+          if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const uint32_t lane = 100 + static_cast<uint32_t>(ch);
           const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
           const double emit_bw =
@@ -433,7 +493,9 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
               ds.size();
           std::deque<Flight> flights;
           while (*next < triggers->size()) {
-            const Trigger t = (*triggers)[(*next)++];
+            const size_t ti = (*next)++;
+            const Trigger t = (*triggers)[ti];
+            if (run.cp) run.join((*trigger_nodes)[ti]);
             run.sleep_until(t.time_ns);
             const ChunkInput& chunk = k.chunks[t.chunk];
             const double payload = static_cast<double>(chunk.size_bytes);
@@ -441,7 +503,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             const size_t descriptors = fan_out ? 1 : ds.size();
             for (size_t di = 0; di < descriptors; ++di) {
               const double issue = now_ns();
-              run.sleep_until(issue + agent.descriptor_start_ns());
+              run.wait(issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
               run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, lane, issue,
                        now_ns());
               const size_t d_end = fan_out ? ds.size() : di + 1;
@@ -455,7 +517,13 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
               // The channel moves on once it has emitted this descriptor's
               // packets (posted writes; the window is the lane cap), not when
               // they are acknowledged: descriptors pipeline.
-              run.sleep_until(emit + cost.wire_bytes * copies / emit_bw * kNsPerS);
+              // At link rate: payload then headers; the rest is the window cap.
+              run.step(emit + payload * copies / link_bw * kNsPerS, Cause::kLinkSerialization,
+                       k.gpu);
+              run.step(emit + cost.wire_bytes * copies / link_bw * kNsPerS, Cause::kPacketOverhead,
+                       k.gpu);
+              run.wait(emit + cost.wire_bytes * copies / emit_bw * kNsPerS, Cause::kWindowStall,
+                       k.gpu);
             }
             while (!flights.empty() && flights.size() > window) {
               finish_flight(run, flights.front());
@@ -463,17 +531,19 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             }
           }
           finish_all(run, flights);
+          run.done();
         }));
   }
   const double ke = kb + k.duration_ns + stall_ns;
-  run.sleep_until(ke);
+  run.step(kb + k.duration_ns, Cause::kCompute, k.gpu);
+  run.wait(ke, Cause::kCounterUnit, k.gpu);  // writers waited for free counters
   if (stall_ns > 0) run.span("counter stall", "stall", k.gpu, 0, kb + k.duration_ns, ke);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
   for (auto& a : channels) a->join();
 }
 
 void run_infinite(Run& run, const KernelInput& k, double kb) {
-  run.sleep_until(kb + k.duration_ns);
+  run.wait(kb + k.duration_ns, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, kb + k.duration_ns);
   run.result.payload_bytes += total_payload(k) * dests(run, k).size();
 }
@@ -585,22 +655,37 @@ void drive(Run& run) {
   double start = 0;
   for (const IterationInput& it : run.input->iterations) {
     start += it.gap_before_ns;
-    run.sleep_until(start);
+    run.wait(start, Cause::kGap, 0);
+    const CriticalPath::Node it_start = run.cursor();
     double compute_end = start;
     std::vector<sg4::ActorPtr> actors;
     for (const KernelInput& k : it.kernels) {
       const double kb = start + k.begin_ns;
       compute_end = std::max(compute_end, kb + k.duration_ns);
-      actors.push_back(sg4::Actor::create("gpu" + std::to_string(k.gpu), run.platform.gpu(k.gpu),
-                                          [&run, &k, producer, kb] { producer(run, k, kb); }));
+      actors.push_back(sg4::Actor::create(
+          "gpu" + std::to_string(k.gpu), run.platform.gpu(k.gpu),
+          [&run, &k, producer, kb, it_start] {
+            if (run.cp) {
+              run.cp->set_cursor(Run::me(), run.cp->add(kb, it_start, Cause::kCompute, k.gpu));
+            }
+            producer(run, k, kb);
+            run.done();
+          }));
     }
     for (auto& a : actors) a->join();
+    if (run.cp) {
+      // The barrier waits for the last actor of the iteration.
+      for (CriticalPath::Node e : run.ends) run.join(e);
+      run.ends.clear();
+      run.cp->add_iteration(start, compute_end);
+    }
     run.result.compute_ns += compute_end - start + it.gap_before_ns;
     run.result.transfer_busy_ns += union_length(run.busy);
     run.busy.clear();
     start = now_ns();
   }
   run.result.end_to_end_ns = start;
+  if (run.cp) run.result.attribution = run.cp->attribute(run.cursor(), run.options.record_timeline);
 }
 
 }  // namespace
@@ -631,6 +716,7 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       SimgridPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);
   run.result.mechanism = options.mechanism;
+  if (options.explain) run.cp = std::make_unique<CriticalPath>();
   run.result.chunks = input.num_chunks();
   sg4::Actor::create("driver", run.platform.cpu(), [&run] { drive(run); });
   engine->run();
@@ -655,6 +741,30 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
 
 namespace {
 
+nlohmann::json attribution_json(const Attribution& a) {
+  nlohmann::json segs = nlohmann::json::array();
+  for (const Attribution::Segment& s : a.segments) {
+    segs.push_back({s.start_ns, s.end_ns, static_cast<int>(s.cause), s.gpu});
+  }
+  return {{"ns", a.ns},
+          {"tail", a.tail_ns},
+          {"total", a.total_ns},
+          {"compute_end", a.compute_end_ns},
+          {"segments", segs}};
+}
+
+Attribution attribution_from(const nlohmann::json& j) {
+  Attribution a;
+  a.ns = j.at("ns").get<std::array<double, kCauseCount>>();
+  a.tail_ns = j.at("tail").get<std::array<double, kCauseCount>>();
+  a.total_ns = j.at("total");
+  a.compute_end_ns = j.at("compute_end");
+  for (const auto& s : j.at("segments")) {
+    a.segments.push_back({s[0], s[1], static_cast<Cause>(s[2].get<int>()), s[3]});
+  }
+  return a;
+}
+
 nlohmann::json to_json(const ReplayResult& r) {
   nlohmann::json spans = nlohmann::json::array();
   for (const Span& s : r.timeline) {
@@ -671,7 +781,8 @@ nlohmann::json to_json(const ReplayResult& r) {
           {"util", r.link_utilization},
           {"chunks", r.chunks},
           {"activities", r.activities},
-          {"spans", spans}};
+          {"spans", spans},
+          {"attribution", attribution_json(r.attribution)}};
 }
 
 ReplayResult from_json(const nlohmann::json& j) {
@@ -690,6 +801,7 @@ ReplayResult from_json(const nlohmann::json& j) {
   for (const auto& s : j.at("spans")) {
     r.timeline.push_back(Span{s[0], s[1], s[2], s[3], s[4], s[5]});
   }
+  r.attribution = attribution_from(j.at("attribution"));
   return r;
 }
 

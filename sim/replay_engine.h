@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "sim/critical_path.h"
 #include "sim/machine.h"
 #include "sim/replay_input.h"
 
@@ -34,6 +35,8 @@ struct ReplayOptions {
   /// peer: exact there (docs/sim.md, "Fan-out aggregation") and much faster
   /// at 16 GPUs. false = one comm per destination everywhere.
   bool aggregate_fan_out = true;
+  /// Record the critical path and attribute the time (ReplayResult::attribution).
+  bool explain = false;
 };
 
 // ReplayResult: one mechanism's simulated run.
@@ -50,6 +53,7 @@ struct ReplayResult {
   uint64_t chunks = 0;
   uint64_t activities = 0;     ///< SimGrid activities started (comms + sleeps).
   std::vector<Span> timeline;  ///< when ReplayOptions::record_timeline.
+  Attribution attribution;     ///< when ReplayOptions::explain (segments with the timeline).
 };
 
 // simulate: runs the replay in this process's SimGrid engine (once per process).

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/explain.h"
+
 namespace xferlab::sim {
 namespace {
 
@@ -50,8 +52,9 @@ ReplayInput one_chunk(uint32_t gpus = 2) {
   return in;
 }
 
-ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, bool timeline = false) {
-  Result<ReplayResult> r = simulate_isolated(in, m, ReplayOptions{mech, timeline});
+ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, bool timeline = false,
+                 bool explain = false) {
+  Result<ReplayResult> r = simulate_isolated(in, m, ReplayOptions{mech, timeline, true, explain});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? *r : ReplayResult{};
 }
@@ -365,6 +368,73 @@ TEST(ReplayEngine, RejectsMoreTraceGpusThanPlatform) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("--gpus"), std::string::npos);
   EXPECT_EQ(r.error().exit_code(), 2);
+}
+
+// ---- Critical-path attribution (xferlab explain) ---------------------------
+
+double cause_ns(const ReplayResult& r, Cause c) {
+  return r.attribution.ns[static_cast<size_t>(c)];
+}
+
+TEST(Explain, MemcpyPathIsKernelIssueLatencyPayloadHeaders) {
+  ReplayResult r = run(one_chunk(), test_machine(), Mechanism::kMemcpy, false, true);
+  // 10000 kernel + 500 issue + 1000 latency + 4096 payload + 256 headers at 1 B/ns.
+  EXPECT_NEAR(cause_ns(r, Cause::kCompute), 10000, kTol);
+  EXPECT_NEAR(cause_ns(r, Cause::kLaunch), 500, kTol);
+  EXPECT_NEAR(cause_ns(r, Cause::kLinkLatency), 1000, kTol);
+  EXPECT_NEAR(cause_ns(r, Cause::kLinkSerialization), 4096, kTol);
+  EXPECT_NEAR(cause_ns(r, Cause::kPacketOverhead), 256, kTol);
+  EXPECT_NEAR(r.attribution.sum_ns(), r.end_to_end_ns, kTol);
+  // Everything after the kernel is tail.
+  EXPECT_NEAR(r.attribution.tail_ns[static_cast<size_t>(Cause::kLaunch)], 500, kTol);
+  EXPECT_NEAR(r.attribution.tail_ns[static_cast<size_t>(Cause::kCompute)], 0, kTol);
+}
+
+TEST(Explain, HardwareWindowBelowBandwidthDelayIsAWindowStall) {
+  Machine m = test_machine();
+  m.costs.dma_agent.outstanding_packets = 2;  // 2 x 272 B per 2 us RTT = 0.272 B/ns
+  ReplayResult r = run(one_chunk(), m, Mechanism::kHardware, true, true);
+  // Trigger at 4000 (ideal counter unit); 1000 latency, 4352 wire bytes at
+  // 0.272 B/ns = 16000 ns, of which 4096 + 256 at link rate: ends at 21000.
+  EXPECT_NEAR(r.end_to_end_ns, 21000, 1e-3);
+  EXPECT_NEAR(cause_ns(r, Cause::kCompute), 4000, 1e-3);
+  EXPECT_NEAR(cause_ns(r, Cause::kLinkLatency), 1000, 1e-3);
+  EXPECT_NEAR(cause_ns(r, Cause::kLinkSerialization), 4096, 1e-3);
+  EXPECT_NEAR(cause_ns(r, Cause::kPacketOverhead), 256, 1e-3);
+  EXPECT_NEAR(cause_ns(r, Cause::kWindowStall), 16000 - 4352, 1e-3);
+  EXPECT_LT(attribution_error(r), 1e-9);
+  // The timeline's critical segments tile [0, e2e].
+  double t = 0;
+  for (const Attribution::Segment& s : r.attribution.segments) {
+    EXPECT_NEAR(s.start_ns, t, 1e-6);
+    t = s.end_ns;
+  }
+  EXPECT_NEAR(t, r.end_to_end_ns, 1e-6);
+}
+
+TEST(Explain, SaysWhyHardwareLoses) {
+  Machine m = test_machine();
+  m.costs.dma_agent.outstanding_packets = 2;
+  const ReplayResult hw = run(one_chunk(), m, Mechanism::kHardware, false, true);
+  const ReplayResult mc = run(one_chunk(), m, Mechanism::kMemcpy, false, true);
+  const std::string why = why_hardware_slower({mc, hw});
+  EXPECT_NE(why.find("slower than memcpy"), std::string::npos) << why;
+  EXPECT_NE(why.find("window_stall"), std::string::npos) << why;
+  m.costs.dma_agent.outstanding_packets = 1 << 20;  // wins: nothing to say
+  EXPECT_EQ(why_hardware_slower({mc, run(one_chunk(), m, Mechanism::kHardware, false, true)}), "");
+}
+
+TEST(Explain, EveryMechanismSumsToItsTimeOverIterationsAndGpus) {
+  ReplayInput in = one_chunk(4);
+  in.iterations.push_back(in.iterations.front());
+  in.iterations.back().gap_before_ns = 700;
+  for (Mechanism mech : kAllMechanisms) {
+    for (Topology topo : {Topology::kDirect, Topology::kSwitch, Topology::kPcieTree}) {
+      ReplayResult r = run(in, test_machine(4, topo), mech, false, true);
+      EXPECT_LT(attribution_error(r), 0.01) << mechanism_name(mech) << " " << topology_name(topo);
+      EXPECT_NEAR(cause_ns(r, Cause::kGap), 700, 1e-3) << mechanism_name(mech);
+    }
+  }
 }
 
 }  // namespace
