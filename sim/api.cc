@@ -13,9 +13,9 @@
 
 #include "common/number.h"
 #include "common/units.h"
+#include "sim/explain.h"
 #include "sim/halo_command.h"
 #include "sim/halo_trace.h"
-#include "sim/explain.h"
 #include "sim/isolated.h"
 #include "sim/machine.h"
 #include "sim/platform_choice.h"

@@ -20,9 +20,9 @@
 #include "common/table.h"
 #include "common/units.h"
 #include "sim/api.h"
+#include "sim/explain.h"
 #include "sim/halo_command.h"
 #include "sim/halo_trace.h"
-#include "sim/explain.h"
 #include "sim/mpi_world.h"
 
 namespace xferlab::sim {
