@@ -317,62 +317,51 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
 
 namespace xferlab::sim {
 
+static FlagSet explain_flags() {
+  FlagSet f("xferlab explain",
+            "Where the simulated time goes: the critical path of each mechanism's replay split\n"
+            "into causes (compute, launch, tracking, counter_unit, descriptor, window_stall,\n"
+            "agent_copy, link_serialization, packet_overhead, link_latency, gap; tail_us = the\n"
+            "part after the compute-only end), summing to the simulated time; then the\n"
+            "elasticity of the time to every numeric platform parameter (+10%, one replay\n"
+            "each), top N. --timeline marks the critical path (tid 999). docs/hardware.md.");
+  f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
+  add_platform_flags(f)
+      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
+      .add_int("gpus", 0, 0, 64, "scale out to this many GPUs (0: the trace's)")
+      .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format")
+      .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON with the path")
+      .add_string("sensitivity", "", {},
+                  "mechanism whose elasticities to compute, or none (default: hardware, or the "
+                  "one --mechanism)")
+      .add_int("top", 10, 1, 1000000, "elasticities shown, largest |elasticity| first");
+  return f;
+}
+
 int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    out << "usage: xferlab explain TRACE [--platform PRESET] [--mechanism M|all] [--gpus N]\n"
-           "         [--chunk-size SIZE] [--set key=value]... [--format table|csv|json]\n"
-           "         [--timeline out.json] [--sensitivity M|none] [--top N]\n"
-           "Where the simulated time goes: the critical path of each mechanism's replay split\n"
-           "into causes (compute, launch, tracking, counter_unit, descriptor, window_stall,\n"
-           "agent_copy, link_serialization, packet_overhead, link_latency, gap; tail_us = the\n"
-           "part after the compute-only end), summing to the simulated time; then the\n"
-           "elasticity of the time to every numeric platform parameter (+10%, one replay each;\n"
-           "default: hardware, or the one mechanism given), top N (default 10).\n"
-           "--timeline marks the critical path (tid 999 of each GPU). docs/hardware.md.\n";
-    return cli::kExitOk;
-  }
-  Result<ArgReader> a =
-      ArgReader::parse(args, {"--platform", "--mechanism", "--gpus", "--set", "--format",
-                              "--timeline", "--chunk-size", "--sensitivity", "--top"});
-  if (!a.ok()) return fail(err, a.error());
-  if (a->positional.size() != 1) {
-    return fail(err, make_error("explain: expected one TRACE (try `xferlab explain --help`)"));
-  }
-  Result<OutputFormat> format = parse_output_format(a->get("--format", "table"));
+  FlagSet flags = explain_flags();
+  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req;
-  req.trace = a->positional[0];
-  req.platform = a->get("--platform");
-  req.mechanism = a->get("--mechanism", "all");
+  req.trace = flags.positionals()[0];
+  req.platform = flags.get_string("platform");
+  req.mechanism = flags.get_string("mechanism");
   req.explain = true;
-  if (!a->get("--gpus").empty()) {
-    Result<uint32_t> g = parse_count("--gpus", a->get("--gpus"));
-    if (!g.ok()) return fail(err, g.error());
-    req.gpus = *g;
-  }
-  if (!a->get("--chunk-size").empty()) {
-    Result<double> c = parse_quantity(a->get("--chunk-size"), Unit::kSizeBytes);
-    if (!c.ok() || *c < 1) {
-      return fail(err,
-                  make_error("--chunk-size '" + a->get("--chunk-size") + "': expected a size"));
-    }
-    req.chunk_bytes = static_cast<uint64_t>(*c);
-  }
-  req.sets = a->all("--set");
-  size_t top = 10;
-  if (!a->get("--top").empty()) {
-    Result<uint32_t> t = parse_count("--top", a->get("--top"));
-    if (!t.ok()) return fail(err, t.error());
-    top = *t;
-  }
-  std::string sens = a->get("--sensitivity", req.mechanism == "all" ? "hardware" : req.mechanism);
+  req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
+  req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
+  req.sets = flags.get_all("set");
+  const size_t top = static_cast<size_t>(flags.get_int("top"));
+  std::string sens = flags.get_string("sensitivity");
+  if (sens.empty()) sens = req.mechanism == "all" ? "hardware" : req.mechanism;
   std::optional<Mechanism> sens_mech;
   if (sens != "none") {
     Result<Mechanism> m = parse_mechanism(sens);
-    if (!m.ok()) return fail(err, m.error());
+    if (!m.ok()) return fail(err, make_error("explain: --sensitivity: " + m.error().message));
     sens_mech = *m;
   }
-  const std::string timeline = a->get("--timeline");
+  const std::string timeline = flags.get_string("timeline");
   req.record_timeline = !timeline.empty();
   if (!timeline.empty()) {
     if (Status s = check_output_path(timeline, "explain --timeline"); !s.ok())
