@@ -12,6 +12,7 @@
 
 #include "common/units.h"
 #include "sim/api.h"
+#include "sim/explain.h"
 #include "traces/event_names.h"
 #include "traces/reader.h"
 
@@ -89,6 +90,22 @@ py::dict replay(const std::string& trace, const std::string& platform, const std
   sim::ReplayOutput out = take(sim::replay(req));
   py::dict d = table_dict(out.table);
   d["note"] = out.note;
+  return d;
+}
+
+// explain: the critical-path attribution table of `xferlab explain
+// --sensitivity none`, and its one-line reason when hardware loses.
+py::dict explain(const std::string& trace, const std::string& platform,
+                 const std::string& mechanism, const std::vector<std::string>& sets) {
+  sim::ReplayRequest req;
+  req.trace = trace;
+  req.platform = platform;
+  req.mechanism = mechanism;
+  req.sets = sets;
+  req.explain = true;
+  sim::ReplayOutput out = take(sim::replay(req));
+  py::dict d = table_dict(sim::attribution_table(out.results));
+  d["note"] = sim::why_hardware_slower(out.results);
   return d;
 }
 
@@ -177,6 +194,7 @@ PYBIND11_MODULE(_native, m) {
   py::register_exception<UsageError>(m, "UsageError", PyExc_ValueError);
   py::register_exception<RunError>(m, "RunError", PyExc_RuntimeError);
   m.def("replay", &replay);
+  m.def("explain", &explain);
   m.def("validate", &validate);
   m.def("sweep", &sweep);
   m.def("read_trace", &read_trace);

@@ -73,6 +73,17 @@ class XferlabPythonTest(unittest.TestCase):
                       "--set", "dma_agent.channels=2", "--format", "csv")
         assert_same(py, cli)
 
+    def test_explain_equals_cli(self):
+        py = xferlab.explain(self.poll, platform="h200x2_nvlink4")
+        cli = cli_csv("explain", self.poll, "--platform", "h200x2_nvlink4", "--sensitivity",
+                      "none", "--format", "csv")
+        assert_same(py, cli)
+        # Each mechanism's causes add up to its total row (explain's 1% rule).
+        for mech, rows in py.groupby("mechanism"):
+            total = rows[rows["cause"] == "total"]["time_us"].iloc[0]
+            self.assertAlmostEqual(rows[rows["cause"] != "total"]["time_us"].sum() / total, 1.0,
+                                   delta=0.01)
+
     def test_sweep_equals_cli_and_shards_concatenate(self):
         params = {"dma_agent.channels": [1, 4], "gpus": [2, 4]}
         py = xferlab.sweep(self.poll, params, mechanism="hardware", platform="h200x2_nvlink4")

@@ -91,6 +91,20 @@ def replay(trace, platform=None, mechanism="all", gpus=None, chunk_size=None, se
     return df
 
 
+def explain(trace, platform=None, mechanism="all", sets=None):
+    """Where the simulated time goes: the critical-path attribution of a replay.
+
+    Columns as ``xferlab explain TRACE --sensitivity none --format csv``
+    (mechanism, cause, time_us, share, tail_us; a "total" row per mechanism).
+    ``df.attrs["note"]``: why hardware PROACT loses to the best software
+    mechanism, or "" when it does not. Sensitivities: the CLI's --sensitivity.
+    """
+    t = _native.explain(str(trace), platform or "", mechanism, _sets(sets))
+    df = _frame(t)
+    df.attrs["note"] = t["note"]
+    return df
+
+
 def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, captures="current",
              progress=None):
     """Replays measured traces with their own mechanism: one row per case.
