@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <variant>
 
 #include "common/number.h"
 #include "common/units.h"
@@ -177,21 +178,25 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   const std::optional<Measured>& measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
+  std::vector<ReplayOptions> options;
   for (Mechanism m : *mechs) {
-    Result<ReplayResult> r =
-        simulate_isolated(p->input, p->machine,
-                          ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
-                                        req.explain || (compare && m != Mechanism::kInfinite)});
-    if (!r.ok()) return r.error();
-    const bool has_measured = measured && measured->mechanism == m &&
+    options.push_back(ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
+                                    req.explain || (compare && m != Mechanism::kInfinite)});
+  }
+  // The mechanisms' simulations are independent: one process each, in parallel.
+  Result<std::vector<ReplayResult>> results =
+      simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
+  if (!results.ok()) return results.error();
+  for (const ReplayResult& r : *results) {
+    const bool has_measured = measured && measured->mechanism == r.mechanism &&
                               p->input.num_gpus == p->machine.num_gpus && unscaled;
     out.table.add_row({p->input.name, p->preset, static_cast<int64_t>(p->machine.num_gpus),
-                       std::string(mechanism_name(m)), r->end_to_end_ns / 1000,
-                       r->exposed_ns / 1000, r->overlap, r->link_utilization, r->wire_bytes,
+                       std::string(mechanism_name(r.mechanism)), r.end_to_end_ns / 1000,
+                       r.exposed_ns / 1000, r.overlap, r.link_utilization, r.wire_bytes,
                        has_measured ? measured->reference_ns() / 1000 : NAN,
-                       has_measured ? error_pct(r->end_to_end_ns, measured->reference_ns()) : NAN});
-    out.results.push_back(std::move(*r));
+                       has_measured ? error_pct(r.end_to_end_ns, measured->reference_ns()) : NAN});
   }
+  out.results = std::move(*results);
   if (std::string why = why_hardware_slower(out.results); !why.empty()) {
     out.note += "note: " + why + "\n";
   }
@@ -239,6 +244,125 @@ std::string default_real_trace_dir() {
   }
   return kDefaultRealTraceDir;
 }
+
+namespace {
+
+// validate_case: one trace of `validate`, run in its own process; the outcome
+// as CBOR: {error, usage} | {halo} (replayed later by validate_halo) |
+// {skip: reason} | {warnings, unverified, row} (row: encode_rows, see
+// account_case).
+std::string validate_case(const std::string& t, bool named, const ValidateRequest& req,
+                          const Table& columns) {
+  auto done = [](const nlohmann::json& j) {
+    const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
+    return std::string(bytes.begin(), bytes.end());
+  };
+  auto failed = [&](const Error& e) { return done({{"error", e.message}, {"usage", e.usage}}); };
+  if (is_halo_trace(t)) return done({{"halo", true}});
+  Result<Prepared> p = prepare(t, req.platform, req.sets, 0, 0, true);
+  if (!p.ok() && (named || !p.error().message.ends_with(kNoProducerKernels))) {
+    return failed(p.error());
+  }
+  if (!p.ok() || !p->input.measured) {
+    // Not a producer/transfer trace (halo exchange, benchmarks), or a
+    // mechanism the engine does not model (proact's "um").
+    // An overflowed recorder is named as such, not as "not a proact trace".
+    const std::string msg = p.ok() ? std::string() : p.error().message;
+    const size_t lost = msg.find("the trace lost ");
+    const std::string why =
+        p.ok() ? "no replayable measured mechanism"
+        : lost != std::string::npos
+            ? msg.substr(lost, msg.size() - lost - kNoProducerKernels.size() - 2)
+            : "no producer kernels (not a proact trace)";
+    return done({{"skip", why}});
+  }
+  if (p->input.measured->traced_after_gap && !named && !req.all_captures) {
+    return done({{"skip",
+                  "agent run traced after a host gap, not a sample of the untraced median "
+                  "(--captures all includes it)"}});
+  }
+  size_t unverified = 0;
+  std::vector<std::string> warnings;
+  for (const std::string& w : p->input.warnings) {
+    if (w.find("has no block checksums") != std::string::npos) {
+      ++unverified;
+    } else {
+      warnings.push_back(w);
+    }
+  }
+  const Mechanism m = p->input.measured->mechanism;
+  // Inline traces carry their own link stalls in the kernel timeline (and
+  // their tracing slows the stores); replay the compute-only sibling's data
+  // generation instead, when one of the same configuration is committed.
+  std::string data_from = "self";
+  if (m == Mechanism::kInline) {
+    if (std::optional<std::string> sib = compute_only_sibling(t)) {
+      Result<Prepared> q = prepare(*sib, req.platform, req.sets, 0, 0);
+      if (q.ok() && q->input.measured && !q->input.measured->truncated &&
+          !p->input.measured->truncated) {
+        q->input.measured = p->input.measured;
+        q->input.name = p->input.name;
+        p = std::move(q);
+        data_from = std::filesystem::path(*sib).filename().string();
+      }
+    }
+  }
+  Result<ReplayResult> r = simulate_isolated(p->input, p->machine, ReplayOptions{m, false});
+  if (!r.ok()) return failed(r.error());
+  const Measured& meas = *p->input.measured;
+  const double e = error_pct(r->end_to_end_ns, meas.reference_ns());
+  // Compute-only traces check the data-generation timeline; the others a
+  // transfer mechanism's model too: summarized separately, and apart for
+  // cases in and out of the preset's fitting set (account_case).
+  const bool transfer = m != Mechanism::kInfinite;
+  const std::string sample = in_sample(p->fitted_on, t) ? "in-sample" : "held-out";
+  const double comm_e =
+      transfer && meas.host_median_ns > 0
+          ? comm_error_pct(r->end_to_end_ns, meas.host_median_ns, meas.compute_only_median_ns)
+          : NAN;
+  const std::string variant =
+      meas.trace_mechanism.empty() ? mechanism_name(m) : meas.trace_mechanism;
+  Table row(columns.columns());
+  row.add_row({p->input.name, p->preset, variant,
+               std::string(transfer ? "transfer" : "compute-only"), meas.reference_ns() / 1000,
+               meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
+               meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e, comm_e, sample,
+               std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
+  const std::string rows = encode_rows(row);
+  return done({{"warnings", warnings},
+               {"unverified", unverified},
+               {"row", nlohmann::json::binary(std::vector<uint8_t>(rows.begin(), rows.end()))}});
+}
+
+// account_case: a replayed case's row (validate_case) into the table, the
+// error lists and the summaries.
+void account_case(ValidateOutput& out, const Table& row, double tolerance_pct) {
+  const std::vector<Table::Cell>& cells = row.rows().at(0);
+  auto cell = [&](std::string_view name) -> const Table::Cell& {
+    const auto& cols = row.columns();
+    return cells.at(std::find_if(cols.begin(), cols.end(),
+                                 [&](const Table::Column& c) { return c.name == name; }) -
+                    cols.begin());
+  };
+  const double ae = std::fabs(std::get<double>(cell("error_pct")));
+  const double comm_ae = std::fabs(std::get<double>(cell("comm_error_pct")));
+  const bool transfer = std::get<std::string>(cell("kind")) == "transfer";
+  const std::string& sample = std::get<std::string>(cell("sample"));
+  out.abs_error_pct.push_back(ae);
+  if (transfer) out.transfer_abs_error_pct.push_back(ae);
+  if (ae > tolerance_pct) ++out.beyond_tolerance;
+  out.summaries.add("all", ae);
+  out.summaries.add(transfer ? "transfer mechanisms" : "compute-only (none/track)", ae);
+  if (transfer) {
+    out.summaries.add("transfer mechanisms, " + sample, ae);
+    out.summaries.add("communication-only, transfer mechanisms", comm_ae);
+    out.summaries.add("communication-only, " + sample, comm_ae);
+  }
+  out.summaries.add("mechanism " + std::get<std::string>(cell("mechanism")), ae);
+  out.table.add_row(cells);
+}
+
+}  // namespace
 
 Result<ValidateOutput> validate(const ValidateRequest& req) {
   // Traces found in directories may be other programs' traces (halo
@@ -289,101 +413,40 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
   size_t unverified = 0;          // format 1.x traces (no block checksums)
   std::vector<std::string> halo;  // replayed by validate_halo after the loop
-  for (size_t ti = 0; ti < traces.size(); ++ti) {
-    if (req.progress) req.progress(ti, traces.size());
-    const std::string& t = traces[ti];
-    if (is_halo_trace(t)) {
-      halo.push_back(t);
-      continue;
-    }
-    Result<Prepared> p = prepare(t, req.platform, req.sets, 0, 0, true);
-    if (!p.ok() && (named[ti] || !p.error().message.ends_with(kNoProducerKernels))) {
-      return p.error();
-    }
-    if (!p.ok() || !p->input.measured) {
-      // Not a producer/transfer trace (halo exchange, benchmarks), or a
-      // mechanism the engine does not model (proact's "um").
-      // An overflowed recorder is named as such, not as "not a proact trace".
-      const std::string msg = p.ok() ? std::string() : p.error().message;
-      const size_t lost = msg.find("the trace lost ");
-      const std::string why =
-          p.ok() ? "no replayable measured mechanism"
-          : lost != std::string::npos
-              ? msg.substr(lost, msg.size() - lost - kNoProducerKernels.size() - 2)
-              : "no producer kernels (not a proact trace)";
-      if (named[ti]) {
-        out.skipped.push_back("skipped " + t + ": " + why);
-      } else {
-        auto& [n, example] = skipped[why];
-        if (n++ == 0) example = t;
-      }
-      continue;
-    }
-    if (p->input.measured->traced_after_gap && !named[ti] && !req.all_captures) {
-      auto& [n, example] = skipped
-          ["agent run traced after a host gap, not a sample of the untraced median "
-           "(--captures all includes it)"];
-      if (n++ == 0) example = t;
-      continue;
-    }
-    for (const std::string& w : p->input.warnings) {
-      if (w.find("has no block checksums") != std::string::npos) {
-        ++unverified;
-      } else {
-        out.warnings.push_back(w);
-      }
-    }
-    const Mechanism m = p->input.measured->mechanism;
-    // Inline traces carry their own link stalls in the kernel timeline (and
-    // their tracing slows the stores); replay the compute-only sibling's data
-    // generation instead, when one of the same configuration is committed.
-    std::string data_from = "self";
-    if (m == Mechanism::kInline) {
-      if (std::optional<std::string> sib = compute_only_sibling(t)) {
-        Result<Prepared> q = prepare(*sib, req.platform, req.sets, 0, 0);
-        if (q.ok() && q->input.measured && !q->input.measured->truncated &&
-            !p->input.measured->truncated) {
-          q->input.measured = p->input.measured;
-          q->input.name = p->input.name;
-          p = std::move(q);
-          data_from = std::filesystem::path(*sib).filename().string();
+  // Each trace is read and replayed in its own process, `jobs` at once; the
+  // outcomes are applied in trace order, so the output does not depend on jobs.
+  const Table columns = out.table;
+  Status s = run_isolated_in_order(
+      traces.size(), req.jobs > 0 ? req.jobs : default_jobs(),
+      [&](size_t ti) { return validate_case(traces[ti], named[ti], req, columns); },
+      [&](size_t ti, Result<std::string> bytes) -> Status {
+        if (req.progress) req.progress(ti, traces.size());
+        if (!bytes.ok()) return bytes.error();
+        const nlohmann::json c = nlohmann::json::from_cbor(*bytes, true, false);
+        if (c.is_discarded()) return make_runtime_error("validate: corrupt case result");
+        if (c.contains("error")) return Error{c["error"], c["usage"]};
+        const std::string& t = traces[ti];
+        if (c.contains("halo")) {
+          halo.push_back(t);
+        } else if (c.contains("skip")) {
+          if (named[ti]) {
+            out.skipped.push_back("skipped " + t + ": " + c["skip"].get<std::string>());
+          } else {
+            auto& [n, example] = skipped[c["skip"]];
+            if (n++ == 0) example = t;
+          }
+        } else {
+          unverified += c["unverified"].get<size_t>();
+          for (const auto& w : c["warnings"]) out.warnings.push_back(w);
+          Table row(columns.columns());
+          const auto& bin = c["row"].get_binary();
+          XF_RETURN_IF_ERROR(append_rows(row, std::string(bin.begin(), bin.end())));
+          account_case(out, row, req.tolerance_pct);
         }
-      }
-    }
-    Result<ReplayResult> r = simulate_isolated(p->input, p->machine, ReplayOptions{m, false});
-    if (!r.ok()) return r.error();
-    const Measured& meas = *p->input.measured;
-    const double e = error_pct(r->end_to_end_ns, meas.reference_ns());
-    out.abs_error_pct.push_back(std::fabs(e));
-    // Compute-only traces check the data-generation timeline; the others a
-    // transfer mechanism's model too: summarized separately, and apart for
-    // cases in and out of the preset's fitting set.
-    const bool transfer = m != Mechanism::kInfinite;
-    if (transfer) out.transfer_abs_error_pct.push_back(std::fabs(e));
-    if (std::fabs(e) > req.tolerance_pct) ++out.beyond_tolerance;
-    const std::string sample = in_sample(p->fitted_on, t) ? "in-sample" : "held-out";
-    const double comm_e =
-        transfer && meas.host_median_ns > 0
-            ? comm_error_pct(r->end_to_end_ns, meas.host_median_ns, meas.compute_only_median_ns)
-            : NAN;
-    const std::string variant =
-        meas.trace_mechanism.empty() ? mechanism_name(m) : meas.trace_mechanism;
-    const double ae = std::fabs(e);
-    out.summaries.add("all", ae);
-    out.summaries.add(transfer ? "transfer mechanisms" : "compute-only (none/track)", ae);
-    if (transfer) {
-      out.summaries.add("transfer mechanisms, " + sample, ae);
-      out.summaries.add("communication-only, transfer mechanisms", std::fabs(comm_e));
-      out.summaries.add("communication-only, " + sample, std::fabs(comm_e));
-    }
-    out.summaries.add("mechanism " + variant, ae);
-    out.table.add_row(
-        {p->input.name, p->preset, variant, std::string(transfer ? "transfer" : "compute-only"),
-         meas.reference_ns() / 1000,
-         meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
-         meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e, comm_e, sample,
-         std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
-  }
+        return Status::Ok();
+      },
+      "validate: case");
+  if (!s.ok()) return s.error();
   if (!halo.empty()) {
     Result<HaloValidation> h = validate_halo(halo, req.tolerance_pct);
     if (!h.ok()) return h.error();
@@ -510,6 +573,7 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
     r.platform = req.platform;
     r.mechanism = req.mechanism;
     r.sets = req.sets;
+    r.jobs = 1;  // points run in parallel already
     for (size_t i = 0; i < req.params.size(); ++i) {
       const std::string& key = req.params[i].key;
       if (key == "gpus") {

@@ -63,6 +63,7 @@ struct ReplayRequest {
   /// anyway for hardware and the software mechanisms, to say why hardware
   /// loses when it does (ReplayOutput::note).
   bool explain = false;
+  uint32_t jobs = 0;  ///< mechanisms simulated at once (one process each); 0 = default_jobs().
 };
 
 struct ReplayOutput {
@@ -88,6 +89,7 @@ struct ValidateRequest {
   std::vector<std::string> sets;
   double tolerance_pct = 10;
   bool all_captures = false;  ///< include agent runs traced after a host gap.
+  uint32_t jobs = 0;          ///< traces replayed at once (one process each); 0 = default_jobs().
   Progress progress;          ///< per trace file.
 };
 

@@ -1,10 +1,13 @@
 // sim/isolated.cc — fork/pipe plumbing for isolated.h.
 #include "sim/isolated.h"
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <deque>
 
 namespace xferlab::sim {
 namespace {
@@ -57,6 +60,39 @@ Result<std::string> finish_isolated(IsolatedChild child, const std::string& what
     return make_runtime_error(what + ": process failed (status " + std::to_string(status) + ")");
   }
   return data;
+}
+
+Status run_isolated_in_order(size_t n, uint32_t jobs,
+                             const std::function<std::string(size_t)>& work,
+                             const std::function<Status(size_t, Result<std::string>)>& done,
+                             const std::string& what) {
+  std::deque<std::pair<size_t, IsolatedChild>> running;
+  Status status = Status::Ok();
+  size_t next = 0;
+  while (next < n || !running.empty()) {
+    while (status.ok() && running.size() < std::max<uint32_t>(jobs, 1) && next < n) {
+      const size_t i = next++;
+      Result<IsolatedChild> child = start_isolated([&work, i] { return work(i); });
+      if (!child.ok()) {
+        status = make_runtime_error(what + ": " + child.error().message);
+        break;
+      }
+      running.emplace_back(i, *child);
+    }
+    if (running.empty()) break;
+    auto [i, child] = running.front();
+    running.pop_front();
+    Result<std::string> bytes = finish_isolated(child, what);
+    if (status.ok()) status = done(i, std::move(bytes));
+  }
+  return status;
+}
+
+uint32_t default_jobs() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  return static_cast<uint32_t>(std::clamp(cpus, 1, 64));
 }
 
 }  // namespace xferlab::sim

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -28,5 +29,17 @@ Result<IsolatedChild> start_isolated(const std::function<std::string()>& work);
 // finish_isolated: reads the child's bytes until it exits and reaps it; an
 // error if it wrote nothing (crashed or killed).
 Result<std::string> finish_isolated(IsolatedChild child, const std::string& what);
+
+// run_isolated_in_order: work(i) for i in [0, n), each in its own child, at
+// most `jobs` at once; done(i, bytes) is called in index order, so what the
+// caller builds does not depend on `jobs`. The first error (from a fork or
+// from done) stops new work; children already running are reaped.
+Status run_isolated_in_order(size_t n, uint32_t jobs,
+                             const std::function<std::string(size_t)>& work,
+                             const std::function<Status(size_t, Result<std::string>)>& done,
+                             const std::string& what);
+
+// default_jobs: CPUs this process may run on (its affinity mask), 1..64.
+uint32_t default_jobs();
 
 }  // namespace xferlab::sim

@@ -71,6 +71,8 @@ static FlagSet replay_flags() {
       .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
+  f.add_int("jobs", 0, 0, kMaxJobs,
+            "mechanisms simulated at once, one process each (0: the CPUs this process may use)");
   return f;
 }
 
@@ -89,6 +91,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.mechanism = flags.get_string("mechanism");
   req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
   req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
+  req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
   req.sets = flags.get_all("set");
   const std::string timeline = flags.get_string("timeline");
@@ -126,6 +129,8 @@ static FlagSet validate_flags() {
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
       .add_string("captures", "current", {"current", "all"},
                   "all: include agent runs traced after a host gap");
+  f.add_int("jobs", 0, 0, kMaxJobs,
+            "traces replayed at once, one process each (0: the CPUs this process may use)");
   return f;
 }
 
@@ -138,6 +143,7 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.platform = flags.get_string("platform");
   req.sets = flags.get_all("set");
   req.all_captures = flags.get_string("captures") == "all";
+  req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   req.tolerance_pct = flags.get_number("tolerance");
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());

@@ -807,29 +807,46 @@ ReplayResult from_json(const nlohmann::json& j) {
 
 }  // namespace
 
+Result<std::vector<ReplayResult>> simulate_many(const ReplayInput& input, const Machine& machine,
+                                                const std::vector<ReplayOptions>& options,
+                                                uint32_t jobs) {
+  std::vector<ReplayResult> results;
+  Status s = run_isolated_in_order(
+      options.size(), jobs,
+      [&](size_t i) {
+        Result<ReplayResult> r = simulate(input, machine, options[i]);
+        nlohmann::json j;
+        if (r.ok()) {
+          j = {{"ok", true}, {"result", to_json(*r)}};
+        } else {
+          j = {{"ok", false}, {"message", r.error().message}, {"usage", r.error().usage}};
+        }
+        // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
+        std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
+        return std::string(bytes.begin(), bytes.end());
+      },
+      [&](size_t, Result<std::string> data) -> Status {
+        if (!data.ok()) return data.error();
+        nlohmann::json j = nlohmann::json::from_cbor(*data, true, false);
+        if (j.is_discarded()) {
+          return make_runtime_error("replay: corrupt result from simulation process");
+        }
+        if (!j.at("ok").get<bool>()) {
+          return Error{j.at("message").get<std::string>(), j.at("usage").get<bool>()};
+        }
+        results.push_back(from_json(j.at("result")));
+        return Status::Ok();
+      },
+      "replay: simulation");
+  if (!s.ok()) return s.error();
+  return results;
+}
+
 Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& machine,
                                        const ReplayOptions& options) {
-  Result<IsolatedChild> child = start_isolated([&] {
-    Result<ReplayResult> r = simulate(input, machine, options);
-    nlohmann::json j;
-    if (r.ok()) {
-      j = {{"ok", true}, {"result", to_json(*r)}};
-    } else {
-      j = {{"ok", false}, {"message", r.error().message}, {"usage", r.error().usage}};
-    }
-    // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
-    std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
-    return std::string(bytes.begin(), bytes.end());
-  });
-  if (!child.ok()) return make_runtime_error("replay: " + child.error().message);
-  Result<std::string> data = finish_isolated(*child, "replay: simulation");
-  if (!data.ok()) return data.error();
-  nlohmann::json j = nlohmann::json::from_cbor(*data, true, false);
-  if (j.is_discarded()) return make_runtime_error("replay: corrupt result from simulation process");
-  if (!j.at("ok").get<bool>()) {
-    return Error{j.at("message").get<std::string>(), j.at("usage").get<bool>()};
-  }
-  return from_json(j.at("result"));
+  Result<std::vector<ReplayResult>> r = simulate_many(input, machine, {options}, 1);
+  if (!r.ok()) return r.error();
+  return std::move(r->front());
 }
 
 }  // namespace xferlab::sim

@@ -65,4 +65,11 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
 Result<ReplayResult> simulate_isolated(const ReplayInput& input, const Machine& machine,
                                        const ReplayOptions& options);
 
+// simulate_many: one simulate_isolated per options entry, at most `jobs`
+// processes at once; results in the order of `options` (identical to
+// running them one after another).
+Result<std::vector<ReplayResult>> simulate_many(const ReplayInput& input, const Machine& machine,
+                                                const std::vector<ReplayOptions>& options,
+                                                uint32_t jobs);
+
 }  // namespace xferlab::sim

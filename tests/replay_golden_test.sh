@@ -30,6 +30,19 @@ check_golden replay_polling_pcie4 "$xferlab" replay "$tmp/poll.xftrace" --platfo
 "$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --format csv > "$tmp/again.csv"
 cmp -s "$tmp/again.csv" "$tmp/replay_polling_h200x2.csv" || fail "replay not deterministic"
 
+# Parallel = serial: `all` (mechanisms) and validate (traces) in parallel
+# processes print exactly what one process at a time prints.
+"$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --format csv --jobs 1 > "$tmp/serial.csv"
+cmp -s "$tmp/serial.csv" "$tmp/replay_polling_h200x2.csv" || fail "replay --jobs 1 differs from default jobs"
+"$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --format csv --jobs 6 > "$tmp/par.csv"
+cmp -s "$tmp/serial.csv" "$tmp/par.csv" || fail "replay --jobs 6 differs from --jobs 1"
+for j in 1 3; do
+  "$xferlab" validate "$tmp/poll.xftrace" "$tmp/memcpy.xftrace" "$tmp/poll.xftrace" --tolerance 1000 \
+    --format csv --jobs $j > "$tmp/val$j.csv" || fail "validate --jobs $j failed"
+done
+cmp -s "$tmp/val1.csv" "$tmp/val3.csv" || fail "validate --jobs 3 differs from --jobs 1"
+[ "$(wc -l < "$tmp/val3.csv")" -eq 4 ] || fail "validate: expected header + 3 rows"
+
 # Timeline: Chrome trace JSON with kernel and transfer spans.
 "$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --platform h200x2_nvlink4 \
   --timeline "$tmp/tl.json" > /dev/null
@@ -68,4 +81,6 @@ echo garbage > "$tmp/bad.xftrace"
 expect_usage "bad.xftrace" "$xferlab" replay "$tmp/bad.xftrace"
 expect_usage "did you mean 'polling'" "$xferlab" replay "$tmp/poll.xftrace" --mechanism poling
 expect_usage "no real traces" "$xferlab" validate --dir "$tmp/none"
+expect_usage "--jobs '0'" "$xferlab" replay "$tmp/poll.xftrace" --jobs 0
+expect_usage "missing.xftrace" "$xferlab" validate "$tmp/missing.xftrace" --jobs 2
 echo PASS
