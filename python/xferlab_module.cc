@@ -76,7 +76,7 @@ py::dict replay(const std::string& trace, const std::string& platform, const std
   req.trace = trace;
   req.platform = platform;
   req.mechanism = mechanism;
-  if (gpus > 0) req.gpus = take(sim::parse_count("gpus", std::to_string(gpus)));
+  if (gpus > 0) req.gpus = take(sim::parse_count("gpus", std::to_string(gpus), sim::kMaxGpus));
   if (!chunk_size.empty()) {
     Result<double> c = parse_quantity(chunk_size, Unit::kSizeBytes);
     if (!c.ok() || *c < 1) raise(make_error("chunk_size '" + chunk_size + "': expected a size"));
@@ -138,7 +138,7 @@ py::dict sweep(const std::string& trace, const std::vector<std::string>& params,
   req.mechanism = mechanism;
   req.platform = platform;
   req.sets = sets;
-  req.jobs = take(sim::parse_count("jobs", std::to_string(jobs)));
+  req.jobs = take(sim::parse_count("jobs", std::to_string(jobs), sim::kMaxJobs));
   req.shard_index = shard_index;
   req.shard_count = shard_count;
   req.progress = progress_of(progress);

@@ -158,10 +158,10 @@ Table replay_table() {
 
 }  // namespace
 
-Result<uint32_t> parse_count(const std::string& flag, const std::string& text) {
+Result<uint32_t> parse_count(const std::string& flag, const std::string& text, uint32_t max) {
   const Result<int64_t> v = parse_int(text);
-  if (!v.ok() || *v < 1 || *v > 64) {
-    return make_error(flag + " '" + text + "': expected an integer 1..64");
+  if (!v.ok() || *v < 1 || *v > int64_t{max}) {
+    return make_error(flag + " '" + text + "': expected an integer 1.." + std::to_string(max));
   }
   return static_cast<uint32_t>(*v);
 }
@@ -577,7 +577,7 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
     for (size_t i = 0; i < req.params.size(); ++i) {
       const std::string& key = req.params[i].key;
       if (key == "gpus") {
-        Result<uint32_t> g = parse_count("gpus", pt[i]);
+        Result<uint32_t> g = parse_count("gpus", pt[i], kMaxGpus);
         if (!g.ok()) return g.error();
         r.gpus = *g;
       } else if (key == "chunk_size") {

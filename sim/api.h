@@ -16,6 +16,7 @@
 
 #include "common/result.h"
 #include "common/table.h"
+#include "sim/isolated.h"
 #include "sim/replay_engine.h"
 #include "sim/validation_report.h"
 
@@ -24,8 +25,10 @@ namespace xferlab::sim {
 // Progress: called after each finished unit of work (done of total).
 using Progress = std::function<void(size_t done, size_t total)>;
 
-// parse_count: a GPU or job count, 1..64 ("--gpus '0': expected an integer 1..64").
-Result<uint32_t> parse_count(const std::string& what, const std::string& text);
+// Largest --gpus: kMaxGpus (sim/machine.h); --jobs: kMaxJobs (sim/isolated.h).
+
+// parse_count: a GPU or job count, 1..max ("--gpus '0': expected an integer 1..1024").
+Result<uint32_t> parse_count(const std::string& what, const std::string& text, uint32_t max);
 
 // ---- preparing a trace ----------------------------------------------------------
 

@@ -92,7 +92,7 @@ uint32_t default_jobs() {
   cpu_set_t set;
   CPU_ZERO(&set);
   const int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-  return static_cast<uint32_t>(std::clamp(cpus, 1, 64));
+  return static_cast<uint32_t>(std::clamp<int>(cpus, 1, kMaxJobs));
 }
 
 }  // namespace xferlab::sim

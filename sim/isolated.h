@@ -39,7 +39,10 @@ Status run_isolated_in_order(size_t n, uint32_t jobs,
                              const std::function<Status(size_t, Result<std::string>)>& done,
                              const std::string& what);
 
-// default_jobs: CPUs this process may run on (its affinity mask), 1..64.
+// Most processes a pool runs at once (--jobs).
+inline constexpr uint32_t kMaxJobs = 64;
+
+// default_jobs: CPUs this process may run on (its affinity mask), 1..kMaxJobs.
 uint32_t default_jobs();
 
 }  // namespace xferlab::sim

@@ -83,8 +83,8 @@ Status MechanismCosts::validate() const {
 }
 
 Status Machine::validate() const {
-  if (num_gpus < 1 || num_gpus > 64) {
-    return make_error("machine " + name + ": GPU count must be 1..64");
+  if (num_gpus < 1 || num_gpus > kMaxGpus) {
+    return make_error("machine " + name + ": GPU count must be 1.." + std::to_string(kMaxGpus));
   }
   XF_RETURN_IF_ERROR(check_link(gpu_link, "GPU link"));
   if (topology == Topology::kPcieTree) {

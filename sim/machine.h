@@ -94,6 +94,11 @@ struct MechanismCosts {
   Status validate() const;
 };
 
+// Most GPUs a Machine may have (scale-out, --gpus). Switch platforms build
+// in memory linear in GPUs (SimgridPlatform); meshes and PCIe trees keep a
+// route per GPU pair.
+inline constexpr uint32_t kMaxGpus = 1024;
+
 // Machine: a platform the engine can replay on.
 struct Machine {
   std::string name;

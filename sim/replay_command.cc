@@ -65,7 +65,7 @@ static FlagSet replay_flags() {
   f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
   add_platform_flags(f)
       .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
-      .add_int("gpus", 0, 0, 64, "scale out to this many GPUs (0: the trace's)")
+      .add_int("gpus", 0, 0, kMaxGpus, "scale out to this many GPUs (0: the trace's)")
       .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
       .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON to this file")
@@ -237,7 +237,8 @@ static FlagSet sweep_flags() {
   f.add_repeated("param", "key=v1,v2,...", "a swept parameter (platform key, chunk_size, gpus)")
       .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all");
   add_platform_flags(f)
-      .add_int("jobs", SweepRequest{}.jobs, 1, 64, "points replayed at once (one process each)")
+      .add_int("jobs", SweepRequest{}.jobs, 1, kMaxJobs,
+               "points replayed at once (one process each)")
       .add_string("o", "", {}, "write the CSV to this file (default: stdout)")
       .add_string("plot", "", {}, "render a gnuplot PNG to this file")
       .add_string("shard", "", {}, "I/N: replay only block I of N of the points");

@@ -332,6 +332,20 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
   }
 }
 
+TEST(ReplayEngine, SwitchPlatformScalesTo1024Gpus) {
+  // 1024 GPUs on a switch (star zone: one route per host), each pushing its
+  // chunk to 1023 peers as soon as it is ready (link-bound polling agent):
+  // one aggregated comm per GPU, 1023 x 4352 wire bytes through its own port.
+  ReplayInput in = replicate_gpus(one_chunk(1), kMaxGpus);
+  ReplayResult r = run(in, test_machine(kMaxGpus, Topology::kSwitch), Mechanism::kPolling);
+  EXPECT_NEAR(r.end_to_end_ns, 4000 + 2000 + 1023 * 4352.0, kTol);
+  EXPECT_DOUBLE_EQ(r.wire_bytes, 1024 * 1023 * 4352.0);
+  EXPECT_FALSE(simulate_isolated(replicate_gpus(one_chunk(1), kMaxGpus + 1),
+                                 test_machine(kMaxGpus + 1, Topology::kSwitch),
+                                 ReplayOptions{Mechanism::kPolling, false})
+                   .ok());
+}
+
 TEST(ReplayEngine, PcieTreeCrossesRootThroughSlowerUplinks) {
   ReplayInput in = one_chunk(4);
   in.iterations[0].kernels[0].dest_mask = 1u << 2;  // GPU 0 (switch 0) -> GPU 2 (switch 1)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <unordered_map>
 
 #include "xbt/log.h"
 
@@ -57,7 +58,12 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
                ? std::min(l.bw_bytes_per_s, l.max_packets_per_s * packet_wire_bytes)
                : l.bw_bytes_per_s;
   };
-  sg4::NetZone* zone = sg4::create_full_zone("machine");
+  // A switch is a star: every route is the source's port up, then the
+  // destination's port down, so a star zone stores one route per host
+  // (memory linear in GPUs; a full zone's table grows with (GPUs x lanes)^2,
+  // gigabytes at 1024 GPUs). Other topologies have per-pair routes.
+  const bool star = m.topology == Topology::kSwitch;
+  sg4::NetZone* zone = star ? sg4::create_star_zone("machine") : sg4::create_full_zone("machine");
   p.cpu_ = zone->create_host("cpu", kHostSpeedFlops)->seal();
   for (uint32_t i = 0; i < m.num_gpus; ++i) {
     p.gpus_.push_back(zone->create_host("gpu" + std::to_string(i), kHostSpeedFlops)->seal());
@@ -76,12 +82,13 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
       lane_links.push_back(cap);
     }
   }
+  std::unordered_map<const sg4::Host*, size_t> gpu_index;
+  for (size_t i = 0; i < p.gpus_.size(); ++i) gpu_index[p.gpus_[i]] = i;
   auto route = [&](sg4::Host* a, sg4::Host* b, std::vector<sg4::LinkInRoute> links) {
     zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, links, false);
-    const size_t gi = std::find(p.gpus_.begin(), p.gpus_.end(), a) - p.gpus_.begin();
-    if (gi == p.gpus_.size() || std::find(p.gpus_.begin(), p.gpus_.end(), b) == p.gpus_.end()) {
-      return;
-    }
+    const auto ga = gpu_index.find(a);
+    if (ga == gpu_index.end() || !gpu_index.count(b)) return;
+    const size_t gi = ga->second;
     for (uint32_t l = 0; l < lanes.lanes; ++l) {
       std::vector<sg4::LinkInRoute> with_cap{sg4::LinkInRoute(lane_links[gi * lanes.lanes + l])};
       with_cap.insert(with_cap.end(), links.begin(), links.end());
@@ -107,9 +114,17 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
         up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_sw", link_bw(m.gpu_link),
                                m.gpu_link.latency_ns + half_switch_ns));
       }
+      // Star routes: GPU i -> anyone = up[i] UP; anyone -> GPU j = up[j]
+      // DOWN (the route GPU i -> GPU j is their concatenation, as before);
+      // a lane of GPU i goes through its cap link first.
       for (uint32_t i = 0; i < m.num_gpus; ++i) {
-        for (uint32_t j = 0; j < m.num_gpus; ++j) {
-          if (i != j) route(p.gpus_[i], p.gpus_[j], {{up[i], Dir::UP}, {up[j], Dir::DOWN}});
+        auto* gpu = p.gpus_[i]->get_netpoint();
+        zone->add_route(gpu, nullptr, nullptr, nullptr, {{up[i], Dir::UP}}, false);
+        zone->add_route(nullptr, gpu, nullptr, nullptr, {{up[i], Dir::DOWN}}, false);
+        for (uint32_t l = 0; l < lanes.lanes; ++l) {
+          const size_t li = size_t{i} * lanes.lanes + l;
+          zone->add_route(p.lanes_[li]->get_netpoint(), nullptr, nullptr, nullptr,
+                          {sg4::LinkInRoute(lane_links[li]), {up[i], Dir::UP}}, false);
         }
       }
       break;

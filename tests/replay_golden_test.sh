@@ -43,6 +43,13 @@ done
 cmp -s "$tmp/val1.csv" "$tmp/val3.csv" || fail "validate --jobs 3 differs from --jobs 1"
 [ "$(wc -l < "$tmp/val3.csv")" -eq 4 ] || fail "validate: expected header + 3 rows"
 
+# More GPUs than a 32-bit transfer mask: generated with mask 0 (= every
+# other GPU), clean under `trace check`, replayed on its own 40 GPUs.
+"$xferlab" trace generate "$tmp/g40.xft" --gpus 40 --chunks 4 --ctas 8 --iterations 1 > /dev/null
+"$xferlab" trace check "$tmp/g40.xft" | grep -q "0 errors, 0 warnings" || fail "40-GPU trace check"
+"$xferlab" replay "$tmp/g40.xft" --platform hgx_h100_nvlink4 --mechanism polling --format csv \
+  | grep -q "^g40,hgx_h100_nvlink4,40,polling," || fail "40-GPU trace replay"
+
 # Timeline: Chrome trace JSON with kernel and transfer spans.
 "$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --platform h200x2_nvlink4 \
   --timeline "$tmp/tl.json" > /dev/null

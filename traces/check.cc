@@ -208,7 +208,7 @@ class Checker {
         if (e.flags >= uint16_t(TransferMechanism::kNumMechanisms)) {
           issue(true, record_, "transfer mechanism " + str(e.flags) + " is unknown");
         }
-        if (e.aux == 0) issue(false, record_, "transfer with no destination GPU");
+        // aux 0 = every other GPU (runs of more GPUs than the mask has bits).
         for (uint32_t d = 0; d < 32; ++d) {
           if ((e.aux >> d & 1) && !m_.gpus.empty() && gpus_.find(d) == nullptr) {
             issue(true, record_, "transfer destination gpu " + str(d) + " is unknown");

@@ -35,7 +35,7 @@ enum class EventKind : uint16_t {
   kCounterDecrement = 6,
   kCounterZero = 7,
   // Transfers. gpu = source; stream = agent / copy-engine lane; id = transfer
-  // id (pairs begin/end); aux = destination GPU bitmask; value = payload bytes;
+  // id (pairs begin/end); aux = destination GPU bitmask (0 = all others); value = payload bytes;
   // flags = mechanism (TransferMechanism).
   kTransferBegin = 8,
   kTransferEnd = 9,

@@ -59,7 +59,9 @@ uint64_t trigger_delay_ns(TransferMechanism m) {
 }  // namespace
 
 Status GenerateOptions::validate() const {
-  if (gpus < 1 || gpus > 32) return make_error("generate: --gpus must be 1..32");
+  if (gpus < 1 || gpus > kMaxGeneratedGpus) {
+    return make_error("generate: --gpus must be 1.." + std::to_string(kMaxGeneratedGpus));
+  }
   if (chunks < 1 || chunks > 65536) return make_error("generate: --chunks must be 1..65536");
   if (ctas < chunks || ctas > 1'000'000) {
     return make_error("generate: --ctas must be >= --chunks (" + std::to_string(chunks) +
@@ -106,15 +108,17 @@ Metadata generated_metadata(const GenerateOptions& o) {
   m.kernels.push_back(KernelInfo{kProducerKernel, "proact_producer", o.ctas, 256});
   m.phases.push_back(NamedId{kIterationPhase, "iteration"});
   m.streams.push_back(NamedId{0, "compute"});
-  const uint64_t all_gpus = (o.gpus == 32) ? 0xffffffffull : ((1ull << o.gpus) - 1);
+  // Destination masks name every other GPU; 0 (= every other GPU,
+  // FORMAT.md) when the mask's bits cannot (more than 64 GPUs).
+  const uint64_t all_gpus = o.gpus >= 64 ? ~0ull : ((1ull << o.gpus) - 1);
   for (uint32_t g = 0; g < o.gpus; ++g) {
     for (uint32_t c = 0; c < o.chunks; ++c) {
       const uint32_t id = g * o.chunks + c;
       // CTAs [c*ctas/chunks, (c+1)*ctas/chunks) write chunk c.
       const uint32_t writers =
           uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
-      m.chunks.push_back(
-          ChunkInfo{id, g, c * o.chunk_bytes, o.chunk_bytes, writers, all_gpus & ~(1ull << g)});
+      m.chunks.push_back(ChunkInfo{id, g, c * o.chunk_bytes, o.chunk_bytes, writers,
+                                   o.gpus > 64 ? 0 : all_gpus & ~(1ull << g)});
       m.flags.push_back(FlagInfo{id, "ready_g" + std::to_string(g) + "_c" + std::to_string(c),
                                  o.mechanism == TransferMechanism::kMemcpy
                                      ? "host_pinned"
@@ -127,7 +131,8 @@ Metadata generated_metadata(const GenerateOptions& o) {
 Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
   XF_RETURN_IF_ERROR(o.validate());
   Jitter jitter(o.seed);
-  const uint32_t dest_all = o.gpus == 32 ? 0xffffffffu : uint32_t((1ull << o.gpus) - 1);
+  // Transfer records carry a 32-bit mask: 0 (= every other GPU) beyond 32 GPUs.
+  const uint32_t dest_all = o.gpus >= 32 ? 0xffffffffu : uint32_t((1ull << o.gpus) - 1);
   const uint16_t mech = uint16_t(o.mechanism);
   std::vector<Event> ev;
   std::vector<uint32_t> remaining(o.chunks);
@@ -139,7 +144,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
     ev.push_back(make(t, EventKind::kIteration, kHostGpu, 0, it, kNoId, 0));
     for (uint32_t g = 0; g < o.gpus; ++g) {
       const uint16_t gpu = uint16_t(g);
-      const uint32_t dests = dest_all & ~(1u << g);
+      const uint32_t dests = o.gpus > 32 ? 0 : dest_all & ~(1u << g);
       ev.push_back(make(t, EventKind::kPhaseBegin, gpu, 0, kIterationPhase, it, 0));
       const uint64_t launch = t + jitter.around(2000, 20);
       const uint64_t begin = launch + jitter.around(4000, 20);
@@ -173,7 +178,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
         ev.push_back(make(dec, EventKind::kCounterDecrement, gpu, sm, chunk, i, remaining[c]));
         if (remaining[c] != 0) continue;
         ev.push_back(make(dec, EventKind::kCounterZero, gpu, sm, chunk, i, 0));
-        if (dests == 0) continue;
+        if (o.gpus == 1) continue;
         uint64_t start = dec + jitter.around(trigger_delay_ns(o.mechanism), 20);
         uint16_t lane = uint16_t(chunk % kAgentLanes);
         if (o.mechanism == TransferMechanism::kMemcpy || o.mechanism == TransferMechanism::kMpi ||

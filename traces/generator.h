@@ -21,9 +21,11 @@
 
 namespace xferlab::traces {
 
+inline constexpr uint32_t kMaxGeneratedGpus = 1024;
+
 // GenerateOptions: the shape of the synthetic run.
 struct GenerateOptions {
-  uint32_t gpus = 2;    ///< 1..32 (transfer destinations are a 32-bit mask).
+  uint32_t gpus = 2;    ///< 1..kMaxGeneratedGpus (masks of more than 32/64 GPUs are 0 = all peers).
   uint32_t chunks = 8;  ///< chunks per GPU per iteration.
   uint32_t ctas = 64;   ///< CTAs per producer kernel (>= chunks).
   uint32_t iterations = 2;

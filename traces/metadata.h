@@ -106,7 +106,7 @@ struct ChunkInfo {
   uint64_t offset_bytes = 0;  ///< start within the producer's output buffer.
   uint64_t size_bytes = 0;
   uint32_t writers = 0;       ///< CTAs (or warps) writing it = initial counter value.
-  uint64_t destinations = 0;  ///< bitmask of destination GPUs.
+  uint64_t destinations = 0;  ///< bitmask of destination GPUs; 0 = every other GPU.
 };
 
 // Parameter: one run parameter (ordered; values are text with units, e.g.
