@@ -315,7 +315,7 @@ TEST(TraceCommandUsage, OneLineErrorsExitTwo) {
            {"dump", "x.xft", "--limt", "3"},
            {"export", "x.xft"},
            {"generate", "x.xft", "--mechanism", "pollin"},
-           {"generate", "x.xft", "--gpus", "99"},
+           {"generate", "x.xft", "--gpus", "1025"},
            {"info", "/nonexistent.xft"},
        }) {
     CmdResult r = trace(args);
