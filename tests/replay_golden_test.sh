@@ -88,6 +88,6 @@ echo garbage > "$tmp/bad.xftrace"
 expect_usage "bad.xftrace" "$xferlab" replay "$tmp/bad.xftrace"
 expect_usage "did you mean 'polling'" "$xferlab" replay "$tmp/poll.xftrace" --mechanism poling
 expect_usage "no real traces" "$xferlab" validate --dir "$tmp/none"
-expect_usage "--jobs '0'" "$xferlab" replay "$tmp/poll.xftrace" --jobs 0
+expect_usage "--jobs" "$xferlab" replay "$tmp/poll.xftrace" --jobs 65
 expect_usage "missing.xftrace" "$xferlab" validate "$tmp/missing.xftrace" --jobs 2
 echo PASS

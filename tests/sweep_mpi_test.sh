@@ -37,7 +37,7 @@ if mpirun --allow-run-as-root --oversubscribe -np 2 "$xferlab" sweep "$tmp/poll.
      --param gpus=2,x > /dev/null 2> "$tmp/bad.err"; then
   fail "MPI sweep with a bad grid succeeded"
 fi
-[ "$(grep -c "^xferlab: gpus 'x': expected an integer 1..64" "$tmp/bad.err")" -eq 1 ] \
+[ "$(grep -c "^xferlab: gpus 'x': expected an integer 1..1024" "$tmp/bad.err")" -eq 1 ] \
   || { cat "$tmp/bad.err" >&2; fail "bad grid: expected the error once"; }
 
 # Job-array shards: blocks in order, headers after the first dropped.
