@@ -52,6 +52,37 @@ FlagSet& add_platform_flags(FlagSet& f) {
       .add_repeated("set", "key=value", "override a preset key (`xferlab platform keys`)");
 }
 
+// add_replay_flags: TRACE and the flags replay and explain share.
+FlagSet& add_replay_flags(FlagSet& f, const std::string& timeline_help) {
+  f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
+  return add_platform_flags(f)
+      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
+      .add_int("gpus", 0, 0, kMaxGpus, "scale out to this many GPUs (0: the trace's)")
+      .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format")
+      .add_string("timeline", "", {}, timeline_help);
+}
+
+// replay_request: the request fields of add_replay_flags.
+ReplayRequest replay_request(const FlagSet& flags) {
+  ReplayRequest req;
+  req.trace = flags.positionals()[0];
+  req.platform = flags.get_string("platform");
+  req.mechanism = flags.get_string("mechanism");
+  req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
+  req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
+  req.sets = flags.get_all("set");
+  req.record_timeline = !flags.get_string("timeline").empty();
+  return req;
+}
+
+// check_timeline: the --timeline path is writable before any work starts.
+Status check_timeline(const FlagSet& flags, const std::string& what) {
+  const std::string timeline = flags.get_string("timeline");
+  if (timeline.empty()) return Status::Ok();
+  return check_output_path(timeline, what + " --timeline");
+}
+
 }  // namespace
 
 static FlagSet replay_flags() {
@@ -62,13 +93,7 @@ static FlagSet replay_flags() {
             "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
             "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
             "         [--format table|csv|json]");
-  f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
-  add_platform_flags(f)
-      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
-      .add_int("gpus", 0, 0, kMaxGpus, "scale out to this many GPUs (0: the trace's)")
-      .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
-      .add_string("format", "table", {"table", "csv", "json"}, "output format")
-      .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON to this file")
+  add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
   f.add_int("jobs", 0, 0, kMaxJobs,
@@ -85,21 +110,11 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
-  ReplayRequest req;
-  req.trace = flags.positionals()[0];
-  req.platform = flags.get_string("platform");
-  req.mechanism = flags.get_string("mechanism");
-  req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
+  ReplayRequest req = replay_request(flags);
   req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
-  req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
-  req.sets = flags.get_all("set");
+  if (Status s = check_timeline(flags, "replay"); !s.ok()) return fail(err, s.error());
   const std::string timeline = flags.get_string("timeline");
-  req.record_timeline = !timeline.empty();
-  if (!timeline.empty()) {
-    if (Status s = check_output_path(timeline, "replay --timeline"); !s.ok())
-      return fail(err, s.error());
-  }
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
   r->table.write(out, *format);
@@ -332,13 +347,7 @@ static FlagSet explain_flags() {
             "part after the compute-only end), summing to the simulated time; then the\n"
             "elasticity of the time to every numeric platform parameter (+10%, one replay\n"
             "each), top N. --timeline marks the critical path (tid 999). docs/hardware.md.");
-  f.set_positionals("TRACE", 1, 1, "a trace file (.xft, .xftrace, optionally .zst)");
-  add_platform_flags(f)
-      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
-      .add_int("gpus", 0, 0, 64, "scale out to this many GPUs (0: the trace's)")
-      .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
-      .add_string("format", "table", {"table", "csv", "json"}, "output format")
-      .add_string("timeline", "", {}, "write a Perfetto/Chrome timeline JSON with the path")
+  add_replay_flags(f, "write a Perfetto/Chrome timeline JSON with the path")
       .add_string("sensitivity", "", {},
                   "mechanism whose elasticities to compute, or none (default: hardware, or the "
                   "one --mechanism)")
@@ -351,14 +360,8 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
-  ReplayRequest req;
-  req.trace = flags.positionals()[0];
-  req.platform = flags.get_string("platform");
-  req.mechanism = flags.get_string("mechanism");
+  ReplayRequest req = replay_request(flags);
   req.explain = true;
-  req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
-  req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
-  req.sets = flags.get_all("set");
   const size_t top = static_cast<size_t>(flags.get_int("top"));
   std::string sens = flags.get_string("sensitivity");
   if (sens.empty()) sens = req.mechanism == "all" ? "hardware" : req.mechanism;
@@ -368,12 +371,8 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (!m.ok()) return fail(err, make_error("explain: --sensitivity: " + m.error().message));
     sens_mech = *m;
   }
+  if (Status s = check_timeline(flags, "explain"); !s.ok()) return fail(err, s.error());
   const std::string timeline = flags.get_string("timeline");
-  req.record_timeline = !timeline.empty();
-  if (!timeline.empty()) {
-    if (Status s = check_output_path(timeline, "explain --timeline"); !s.ok())
-      return fail(err, s.error());
-  }
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
   attribution_table(r->results).write(out, *format);
