@@ -9,10 +9,15 @@
 // (link_bench_variants.csv); the fastest one is added to link_bench.csv as an
 // sm_write peer contiguous row, so the summary's best contiguous SM bandwidth
 // is the best the kernels reach, found in one GPU run.
+// --targets=fanout: --device writes to every other GPU at once (contiguous SM
+// stores and copy-engine copies, one stream per peer; rows with target
+// "peers"): on an NVSwitch machine the peers share the device's switch ports,
+// so the aggregate stays near one peer's bandwidth; on a mesh it adds up.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -55,13 +60,14 @@ struct Location {
 class LinkBench {
  public:
   LinkBench(const FlagSet& flags, TraceRecorder& rec, int device, int peer, bool with_peer,
-            bool with_host)
+            bool with_host, std::vector<int> fanout_peers)
       : flags_(flags),
         rec_(rec),
         device_(device),
         peer_(peer),
         with_peer_(with_peer),
         with_host_(with_host),
+        fanout_peers_(std::move(fanout_peers)),
         latch_(static_cast<uint64_t>(flags.get_time_ns("timeout"))) {}
 
   Status run() {
@@ -80,6 +86,10 @@ class LinkBench {
         for (const char* op : {"write", "read"}) XF_RETURN_IF_ERROR(run_ce(op, target));
       }
     }
+    if (!fanout_peers_.empty()) {
+      if (tests != "ce") XF_RETURN_IF_ERROR(run_fanout_sm());
+      if (tests != "sm") XF_RETURN_IF_ERROR(run_fanout_ce());
+    }
     return Status::Ok();
   }
 
@@ -87,6 +97,10 @@ class LinkBench {
   const std::vector<VariantResult>& variants() const { return variants_; }
 
   ~LinkBench() {
+    XF_CUDA_CHECK(cudaSetDevice(device_));
+    for (cudaStream_t s : fanout_streams_) XF_CUDA_CHECK(cudaStreamDestroy(s));
+    for (cudaEvent_t e : fanout_events_) XF_CUDA_CHECK(cudaEventDestroy(e));
+    if (fork_event_ != nullptr) XF_CUDA_CHECK(cudaEventDestroy(fork_event_));
     for (auto [dev, stream] : streams_) {
       XF_CUDA_CHECK(cudaSetDevice(dev));
       XF_CUDA_CHECK(cudaStreamDestroy(stream));
@@ -107,7 +121,17 @@ class LinkBench {
       host_ = std::make_unique<PinnedBuffer>(bytes_);
       host_loc_ = {"host", host_->get(), device_};
     }
+    for (int p : fanout_peers_) fanout_locs_.push_back({"peers", device_alloc(p, bytes_), p});
     XF_CUDA_CHECK(cudaSetDevice(device_));
+    for (size_t i = 0; i < fanout_peers_.size(); ++i) {
+      cudaStream_t s;
+      XF_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      fanout_streams_.push_back(s);
+      cudaEvent_t e;
+      XF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      fanout_events_.push_back(e);
+    }
+    XF_CUDA_CHECK(cudaEventCreateWithFlags(&fork_event_, cudaEventDisableTiming));
     cudaDeviceProp prop{};
     XF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
     sms_ = prop.multiProcessorCount;
@@ -336,6 +360,99 @@ class LinkBench {
     return Status::Ok();
   }
 
+  // fan_out: runs issue(i, stream_i) for every peer i on its own stream of
+  // this device, all released together from `stream` (fork) and joined back
+  // into it, so the timed span covers the copies to all peers at once.
+  void fan_out(cudaStream_t stream, const std::function<void(size_t, cudaStream_t)>& issue) {
+    XF_CUDA_CHECK(cudaEventRecord(fork_event_, stream));
+    for (size_t i = 0; i < fanout_streams_.size(); ++i) {
+      XF_CUDA_CHECK(cudaStreamWaitEvent(fanout_streams_[i], fork_event_, 0));
+      issue(i, fanout_streams_[i]);
+      XF_CUDA_CHECK(cudaEventRecord(fanout_events_[i], fanout_streams_[i]));
+      XF_CUDA_CHECK(cudaStreamWaitEvent(stream, fanout_events_[i], 0));
+    }
+  }
+
+  uint64_t verify_fanout(const AccessPattern& p, uint32_t seed) {
+    uint64_t bad = 0;
+    for (const Location& loc : fanout_locs_) bad += verify(loc, p, seed);
+    return bad;
+  }
+
+  // run_fanout_sm: contiguous SM stores from this device to every peer at
+  // once (the device's SMs split evenly between the peers): on a switch the
+  // peers share the device's ports, on a mesh each has its own links.
+  Status run_fanout_sm() {
+    const uint64_t footprint = static_cast<uint64_t>(flags_.get_size("footprint"));
+    const int reps = static_cast<int>(flags_.get_int("reps"));
+    const int warmup = static_cast<int>(flags_.get_int("warmup"));
+    const int per_peer_ctas = std::max<int>(1, ctas_ / static_cast<int>(fanout_locs_.size()));
+    for (double wb : flags_.get_size_list("sizes")) {
+      AccessPattern p;
+      p.write_bytes = static_cast<uint32_t>(wb);
+      p.stride_bytes = p.write_bytes;
+      p.writes = footprint / p.stride_bytes;
+      const uint32_t config = static_cast<uint32_t>(results_.size());
+      const uint32_t phase =
+          begin_phase("sm_write peers fanout " + std::to_string(p.write_bytes) + "B");
+      XF_CUDA_CHECK(cudaSetDevice(device_));
+      cudaStream_t stream = streams_[device_];
+      std::vector<double> times;
+      uint32_t seed = 0;
+      for (int rep = -warmup; rep < reps; ++rep) {
+        seed = config * 4096u + 2u + static_cast<uint32_t>(rep + warmup);
+        auto t = time_latched_ns(stream, latch_, [&] {
+          fan_out(stream, [&](size_t i, cudaStream_t s) {
+            launch_link_write(fanout_locs_[i].ptr, p, seed, per_peer_ctas, threads_, DeviceTrace{},
+                              s);
+          });
+        });
+        if (!t.ok()) return t.error();
+        if (rep >= 0) times.push_back(*t);
+      }
+      end_phase(phase);
+      report({"sm_write", "peers", "fanout", p.write_bytes, p.stride_bytes,
+              p.writes * fanout_locs_.size(),
+              static_cast<uint32_t>(per_peer_ctas * fanout_locs_.size()),
+              static_cast<uint32_t>(threads_), summarize(times), verify_fanout(p, seed)});
+    }
+    return Status::Ok();
+  }
+
+  // run_fanout_ce: --ce-batch back-to-back copy-engine copies of each size
+  // from this device to every peer at once (one stream per peer).
+  Status run_fanout_ce() {
+    const int reps = static_cast<int>(flags_.get_int("reps"));
+    const int warmup = static_cast<int>(flags_.get_int("warmup"));
+    const uint64_t max_batch = static_cast<uint64_t>(flags_.get_int("ce-batch"));
+    for (double size_d : flags_.get_size_list("ce-sizes")) {
+      const uint64_t size = static_cast<uint64_t>(size_d);
+      const AccessPattern words{4, 4, size / 4};
+      const uint64_t batch = std::clamp<uint64_t>((uint64_t{1} << 30) / size, 1, max_batch);
+      const uint32_t seed = static_cast<uint32_t>(results_.size()) * 4096u + 7u;
+      fill(local_loc_, words, seed);
+      const uint32_t phase = begin_phase("ce_write peers fanout " + std::to_string(size) + "B");
+      XF_CUDA_CHECK(cudaSetDevice(device_));
+      cudaStream_t stream = streams_[device_];
+      std::vector<double> times;
+      for (int rep = -warmup; rep < reps; ++rep) {
+        auto t = time_latched_ns(stream, latch_, [&] {
+          fan_out(stream, [&](size_t i, cudaStream_t s) {
+            for (uint64_t b = 0; b < batch; ++b)
+              XF_CUDA_CHECK(cudaMemcpyPeerAsync(fanout_locs_[i].ptr, fanout_locs_[i].device,
+                                                local_loc_.ptr, device_, size, s));
+          });
+        });
+        if (!t.ok()) return t.error();
+        if (rep >= 0) times.push_back(*t);
+      }
+      end_phase(phase);
+      report({"ce_write", "peers", "fanout", size, size, batch * fanout_locs_.size(), 0, 0,
+              summarize(times), verify_fanout(words, seed)});
+    }
+    return Status::Ok();
+  }
+
   void report(const LinkMeasurement& m) {
     std::fprintf(stderr, "%s: %-8s %-4s %-10s %10llu B stride %6llu: %9.1f us  %7.2f GB/s%s\n",
                  kProgram, m.test.c_str(), m.target.c_str(), m.pattern.c_str(),
@@ -350,10 +467,15 @@ class LinkBench {
   TraceRecorder& rec_;
   int device_, peer_;
   bool with_peer_, with_host_;
+  std::vector<int> fanout_peers_;
   SpinLatch latch_;
   size_t bytes_ = 0;
   int sms_ = 0, compute_major_ = 0, ctas_ = 0, threads_ = 0;
   Location local_loc_, peer_loc_, host_loc_;
+  std::vector<Location> fanout_locs_;  ///< one per fan-out peer ("peers").
+  std::vector<cudaStream_t> fanout_streams_;
+  std::vector<cudaEvent_t> fanout_events_;
+  cudaEvent_t fork_event_ = nullptr;
   std::unique_ptr<PinnedBuffer> host_;
   std::vector<std::pair<int, void*>> device_allocs_;
   std::map<int, cudaStream_t> streams_;
@@ -414,8 +536,9 @@ int benchmark_main(int argc, char** argv) {
       .add_size_list("ce-sizes", "4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB,1GiB", 4,
                      8.0 * (1ull << 30), "copy-engine copy sizes")
       .add_int("ce-batch", 16, 1, 256, "back-to-back copies per timing in batch mode")
-      .add_string("targets", "auto", {"auto", "host", "peer", "both"},
-                  "auto: host, plus peer when a second GPU with peer access exists")
+      .add_string("targets", "auto", {"auto", "host", "peer", "both", "fanout"},
+                  "auto: host, plus peer when a second GPU with peer access exists; fanout: "
+                  "--device writes to every other GPU at once (rows with target 'peers')")
       .add_string("tests", "all", {"all", "sm", "ce"}, "SM kernels, copy engines or both")
       .add_int("device", 0, 0, 63, "GPU that runs the kernels and issues the copies")
       .add_int("peer", 1, 0, 63, "peer GPU")
@@ -451,7 +574,17 @@ int benchmark_main(int argc, char** argv) {
   const int peer = static_cast<int>(flags.get_int("peer"));
   const std::string targets = flags.get_string("targets");
   bool with_peer = targets == "peer" || targets == "both";
-  const bool with_host = targets != "peer";
+  const bool with_host = targets != "peer" && targets != "fanout";
+  std::vector<int> fanout_peers;
+  if (targets == "fanout") {
+    for (int d = 0; d < device_count(); ++d)
+      if (d != device) fanout_peers.push_back(d);
+    if (fanout_peers.empty())
+      exit_on_error(make_error("--targets=fanout needs at least 2 GPUs; this machine has " +
+                               std::to_string(device_count())),
+                    kProgram);
+    for (int d : fanout_peers) exit_on_error(require_peer_pair(device, d), kProgram);
+  }
   if (targets == "auto") {
     const Status st = require_peer_pair(device, peer);
     with_peer = st.ok();
@@ -466,13 +599,14 @@ int benchmark_main(int argc, char** argv) {
 
   std::vector<int> devices = {device};
   if (with_peer) devices.push_back(peer);
+  devices.insert(devices.end(), fanout_peers.begin(), fanout_peers.end());
   auto rec = make_recorder(flags, devices, argc, argv);
   exit_on_error(rec.ok() ? Status::Ok() : Status(rec.error()), kProgram);
   exit_on_error((*rec)->sync_clocks(), kProgram);
   std::vector<LinkMeasurement> results;
   std::vector<VariantResult> variants;
   {
-    LinkBench bench(flags, **rec, device, peer, with_peer, with_host);
+    LinkBench bench(flags, **rec, device, peer, with_peer, with_host, fanout_peers);
     exit_on_error(bench.run(), kProgram);
     results = bench.results();
     variants = bench.variants();
