@@ -104,7 +104,7 @@ py::dict explain(const std::string& trace, const std::string& platform,
   req.sets = sets;
   req.explain = true;
   sim::ReplayOutput out = take(sim::replay(req));
-  py::dict d = table_dict(sim::attribution_table(out.results));
+  py::dict d = table_dict(sim::attribution_table(out.results, out.measured));
   d["note"] = sim::why_hardware_slower(out.results);
   return d;
 }

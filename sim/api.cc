@@ -153,7 +153,8 @@ Table replay_table() {
                 {"link_util", 3},
                 {"wire_bytes", 6},
                 {"measured_us", 6},
-                {"error_pct", 3}});
+                {"error_pct", 3},
+                {"measured_source"}});
 }
 
 }  // namespace
@@ -175,7 +176,7 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   if (!p.ok()) return p.error();
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
   ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}, p->input.warnings};
-  const std::optional<Measured>& measured = p->input.measured;
+  if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
   std::vector<ReplayOptions> options;
@@ -188,13 +189,14 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
       simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
   if (!results.ok()) return results.error();
   for (const ReplayResult& r : *results) {
-    const bool has_measured = measured && measured->mechanism == r.mechanism &&
-                              p->input.num_gpus == p->machine.num_gpus && unscaled;
-    out.table.add_row({p->input.name, p->preset, static_cast<int64_t>(p->machine.num_gpus),
-                       std::string(mechanism_name(r.mechanism)), r.end_to_end_ns / 1000,
-                       r.exposed_ns / 1000, r.overlap, r.link_utilization, r.wire_bytes,
-                       has_measured ? measured->reference_ns() / 1000 : NAN,
-                       has_measured ? error_pct(r.end_to_end_ns, measured->reference_ns()) : NAN});
+    const bool has_measured = out.measured && out.measured->mechanism == r.mechanism;
+    out.table.add_row(
+        {p->input.name, p->preset, static_cast<int64_t>(p->machine.num_gpus),
+         std::string(mechanism_name(r.mechanism)), r.end_to_end_ns / 1000, r.exposed_ns / 1000,
+         r.overlap, r.link_utilization, r.wire_bytes,
+         has_measured ? out.measured->reference_ns() / 1000 : NAN,
+         has_measured ? error_pct(r.end_to_end_ns, out.measured->reference_ns()) : NAN,
+         std::string(has_measured ? out.measured->reference_source() : "")});
   }
   out.results = std::move(*results);
   if (std::string why = why_hardware_slower(out.results); !why.empty()) {
@@ -325,9 +327,10 @@ std::string validate_case(const std::string& t, bool named, const ValidateReques
   Table row(columns.columns());
   row.add_row({p->input.name, p->preset, variant,
                std::string(transfer ? "transfer" : "compute-only"), meas.reference_ns() / 1000,
-               meas.host_median_ns > 0 ? meas.host_median_source : std::string("trace span"),
-               meas.end_to_end_ns / 1000, r->end_to_end_ns / 1000, e, comm_e, sample,
-               std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t});
+               std::string(meas.reference_source()), meas.end_to_end_ns / 1000,
+               r->end_to_end_ns / 1000, e, comm_e, sample,
+               std::string(std::fabs(e) <= req.tolerance_pct ? "yes" : "no"), data_from, t,
+               meas.host_median_ns > 0 ? meas.host_median_source : std::string()});
   const std::string rows = encode_rows(row);
   return done({{"warnings", warnings},
                {"unverified", unverified},
@@ -402,7 +405,8 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                             {"sample"},
                             {"within_tolerance"},
                             {"data_from"},
-                            {"file"}}),
+                            {"file"},
+                            {"measured_csv"}}),
                      {},
                      {},
                      {},

@@ -74,6 +74,9 @@ struct ReplayOutput {
   std::string note;  ///< what the measured row is (printed under the text table).
   std::vector<ReplayResult> results;
   std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
+  /// The trace's measured run, when the replay is comparable with it (the
+  /// trace's GPUs and chunks); its mechanism's row carries measured_us.
+  std::optional<Measured> measured;
 };
 
 Result<ReplayOutput> replay(const ReplayRequest& request);

@@ -50,8 +50,15 @@ double attribution_error(const ReplayResult& r) {
   return std::fabs(r.attribution.sum_ns() - r.end_to_end_ns) / r.end_to_end_ns;
 }
 
-Table attribution_table(const std::vector<ReplayResult>& results) {
-  Table t({{"mechanism"}, {"cause"}, {"time_us", 6}, {"share", 3}, {"tail_us", 6}});
+Table attribution_table(const std::vector<ReplayResult>& results,
+                        const std::optional<Measured>& measured) {
+  Table t({{"mechanism"},
+           {"cause"},
+           {"time_us", 6},
+           {"share", 3},
+           {"tail_us", 6},
+           {"measured_us", 6},
+           {"measured_source"}});
   for (const ReplayResult& r : results) {
     const Attribution& a = r.attribution;
     const double total = r.end_to_end_ns > 0 ? r.end_to_end_ns : 1;
@@ -60,10 +67,12 @@ Table attribution_table(const std::vector<ReplayResult>& results) {
       if (a.ns[c] <= 0) continue;
       tail += a.tail_ns[c];
       t.add_row({std::string(mechanism_name(r.mechanism)), std::string(cause_name(Cause(c))),
-                 a.ns[c] / 1000, a.ns[c] / total, a.tail_ns[c] / 1000});
+                 a.ns[c] / 1000, a.ns[c] / total, a.tail_ns[c] / 1000, NAN, std::string()});
     }
+    const bool is_measured = measured && measured->mechanism == r.mechanism;
     t.add_row({std::string(mechanism_name(r.mechanism)), std::string("total"), a.sum_ns() / 1000,
-               a.sum_ns() / total, tail / 1000});
+               a.sum_ns() / total, tail / 1000, is_measured ? measured->reference_ns() / 1000 : NAN,
+               std::string(is_measured ? measured->reference_source() : "")});
   }
   return t;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,11 @@ struct Prepared;
 
 // attribution_table: one row per cause with time on the critical path
 // (mechanism, cause, time_us, share, tail_us), then a "total" row; rows of
-// all `results` recorded with ReplayOptions::explain.
-Table attribution_table(const std::vector<ReplayResult>& results);
+// all `results` recorded with ReplayOptions::explain. The total row of the
+// `measured` run's mechanism also carries measured_us and measured_source
+// (Measured::reference_source); no measured run (scaled replay): empty.
+Table attribution_table(const std::vector<ReplayResult>& results,
+                        const std::optional<Measured>& measured);
 
 // attribution_error: |sum of causes - e2e| / e2e (0 for an empty run).
 double attribution_error(const ReplayResult& result);

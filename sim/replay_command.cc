@@ -375,7 +375,7 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
   const std::string timeline = flags.get_string("timeline");
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
-  attribution_table(r->results).write(out, *format);
+  attribution_table(r->results, r->measured).write(out, *format);
   for (const ReplayResult& res : r->results) {
     if (attribution_error(res) > 0.01) {
       return fail(err,

@@ -87,6 +87,10 @@ struct Measured {
 
   /// reference_ns: host median when known, else the traced device span.
   double reference_ns() const { return host_median_ns > 0 ? host_median_ns : end_to_end_ns; }
+  /// reference_source: where reference_ns comes from, as printed in the
+  /// measured_source column of replay, validate and explain: "csv_median"
+  /// (host_median_ns, from host_median_source) or "trace_span" (end_to_end_ns).
+  const char* reference_source() const { return host_median_ns > 0 ? "csv_median" : "trace_span"; }
 };
 
 // ReplayInput: the whole run.

@@ -13,6 +13,22 @@ echo "$csv" | awk -F, '
   $2 == "total" { n++; if ($4 < 0.99 || $4 > 1.01) { print "attribution off: " $0; bad = 1 } }
   END { if (n != 6 || bad) exit 1 }' || fail "attribution totals"
 
+# Every output names where measured_us comes from (issue #21 item 10): this
+# trace has a results CSV, so replay, explain (total row) and validate print
+# its untraced median with measured_source csv_median, the same number.
+replay_meas=$("$xferlab" replay "$trace" --format csv | awk -F, '
+  NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  $col["measured_us"] != "" { print $col["measured_us"] "," $col["measured_source"] }')
+[ "$replay_meas" != "" ] && [ "${replay_meas#*,}" = csv_median ] \
+  || fail "replay measured_source: '$replay_meas'"
+explain_meas=$(echo "$csv" | awk -F, '$2 == "total" && $6 != "" { print $6 "," $7 }')
+[ "$explain_meas" = "$replay_meas" ] || fail "explain measured '$explain_meas' != replay '$replay_meas'"
+"$xferlab" validate "$trace" --format csv 2> /dev/null | awk -F, -v want="${replay_meas%,*}" '
+  NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  { ok = $col["measured_us"] == want && $col["measured_source"] == "csv_median" &&
+         $col["measured_csv"] ~ /\.csv$/ }
+  END { exit !(NR == 2 && ok) }' || fail "validate measured_source/measured_csv"
+
 # Presets beyond 16 GPUs (power9_v100_ib: 64 GPUs over InfiniBand) take too
 # long for the suite; docs/hardware.md reports them.
 "$xferlab" platform list --format csv | tail -n +2 | while IFS=, read -r preset gpus _; do

@@ -42,6 +42,10 @@ for j in 1 3; do
 done
 cmp -s "$tmp/val1.csv" "$tmp/val3.csv" || fail "validate --jobs 3 differs from --jobs 1"
 [ "$(wc -l < "$tmp/val3.csv")" -eq 4 ] || fail "validate: expected header + 3 rows"
+# Synthetic traces have no results CSV: measured_us is the traced span.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  $col["measured_source"] != "trace_span" || $col["measured_csv"] != "" { bad = 1 }
+  END { exit bad }' "$tmp/val1.csv" || fail "validate measured_source is not trace_span"
 
 # More GPUs than a 32-bit transfer mask: generated with mask 0 (= every
 # other GPU), clean under `trace check`, replayed on its own 40 GPUs.

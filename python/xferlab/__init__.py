@@ -37,7 +37,8 @@ DEFAULT_PRESET = _native.default_preset
 def _frame(table):
     """A DataFrame from the native {"columns", "values"} table.
 
-    Column types follow the values (float, int, str); a column name used
+    Column types follow the values (float, int, str; an empty text cell is
+    NaN, as pandas.read_csv reads the CSV's empty field); a column name used
     twice (a sweep over "gpus" also has replay's "gpus") gets a ".1" suffix
     on its second use, as pandas.read_csv names it.
     """
@@ -54,7 +55,7 @@ def _frame(table):
         elif values and all(isinstance(v, int) for v in values):
             data[name] = np.array(values, dtype=np.int64)
         else:
-            data[name] = pd.Series(values, dtype=object)
+            data[name] = pd.Series([np.nan if v == "" else v for v in values], dtype=object)
     return pd.DataFrame(data, columns=names)
 
 
