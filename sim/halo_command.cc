@@ -169,8 +169,9 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
                      mode_text = "measured", variant_sel;
   std::vector<int> rank_counts;
   int per_node = 0;
+  std::string graph_text = "reduced";
   const std::vector<std::string> known = {"--ranks", "--ranks-per-node", "--platform", "--format",
-                                          "--model", "--mode",           "--variant"};
+                                          "--model", "--mode",           "--variant",  "--graph"};
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() < 2 || a[0] != '-') {
@@ -211,7 +212,12 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
     if (a == "--model") model = v;
     if (a == "--mode") mode_text = v;
     if (a == "--variant") variant_sel = v;
+    if (a == "--graph") graph_text = v;
   }
+  if (graph_text != "reduced" && graph_text != "fine") {
+    return fail(err, make_error("--graph '" + graph_text + "': expected reduced or fine"));
+  }
+  const HaloDetail detail = graph_text == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
   Result<OutputFormat> format = parse_output_format(format_text);
   if (!format.ok()) return fail(err, format.error());
   if (model != "replay" && model != "kmodel") {
@@ -333,11 +339,15 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
                         : "prediction (mode / placement)";
       }
       const auto t0 = std::chrono::steady_clock::now();
-      Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second);
+      Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second, detail);
       const double wall =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!p.ok()) return fail(err, p.error());
       const bool same = data_from == "reproduction";
+      if (p->ranks_simulated < static_cast<size_t>(g.ranks())) {
+        data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
+                     std::to_string(g.ranks()) + " ranks; nodes are its translates)";
+      }
       table.add_row({v, std::string("replay"), mode_text, int64_t{g.ranks()},
                      int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000,
                      p->pack_ns / 1000, p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,

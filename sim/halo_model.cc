@@ -191,12 +191,35 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   return w;
 }
 
+bool node_symmetric(const HaloGeometry& g, int ranks_per_node) {
+  const int k = ranks_per_node, px = g.procs[0], py = g.procs[1], pz = g.procs[2];
+  if (k < 1 || g.ranks() % k != 0 || g.ranks() == k) return false;
+  // Node n holds ranks [n k, (n+1) k) (x fastest): a box of the rank grid
+  // when k splits the x extent, or covers whole x rows and splits y, or whole
+  // xy planes and splits z.
+  if (px % k == 0) return true;
+  if (k % px == 0 && py % (k / px) == 0) return true;
+  return k % (px * py) == 0 && pz % (k / (px * py)) == 0;
+}
+
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
-                           HaloMode mode, const NicCosts& nic, HaloMarks* marks) {
+                           HaloMode mode, const NicCosts& nic, HaloMarks* marks,
+                           HaloDetail detail) {
   TaskGraph tg;
-  const int ranks = g.ranks();
   const int per_node = std::max(1, net.ranks_per_node);
-  const int nodes = (ranks + per_node - 1) / per_node;
+  // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
+  // periodic rank grid that map node 0 onto node n map every node onto a node
+  // and keep each rank's place in its node; all ranks run the same workload
+  // from time 0, so every node's tasks take the same times as node 0's, and
+  // the max-min share of a flow on node n's NIC links is that of its image on
+  // node 0's. The reduced graph is node 0 alone: a message to rank d of
+  // another node goes up node 0's NIC, down node 0's NIC (which carries the
+  // images of every flow into node 0) and arrives at rank d mod k, whose
+  // incoming messages are then exactly the images of d's.
+  const bool reduced = detail == HaloDetail::kReduced && node_symmetric(g, per_node);
+  const int ranks = reduced ? per_node : g.ranks();
+  const int nodes = reduced ? 1 : (ranks + per_node - 1) / per_node;
+  auto image = [&](int rank) { return reduced ? rank % per_node : rank; };
   std::vector<uint32_t> cpu(ranks), gpu(ranks), proxy(ranks);
   for (int r = 0; r < ranks; ++r) {
     cpu[r] = tg.add_executor("cpu" + std::to_string(r), 1);
@@ -339,42 +362,44 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
   for (int r = 0; r < ranks; ++r) {
     for (size_t i = 0; i < msgs[r].size(); ++i) {
       const GeoMessage& msg = msgs[r][i];
-      const int sn = r / per_node, dn = msg.dst / per_node;
+      const int dst = image(msg.dst);
+      const bool inter_node = r / per_node != msg.dst / per_node;
+      const int sn = r / per_node, dn = dst / per_node;  // nodes of the graph
       uint32_t arrive;
-      if (sn != dn || use_nic_for_all) {
+      if (inter_node || use_nic_for_all) {
         const double sw = mode == HaloMode::kMeasured ? w.mpi.a_ns : 0;
         const uint32_t software = tg.delay(cpu[r], sw);
         tg.after(software, departs[r][i]);
-        arrive = sn != dn
+        arrive = inter_node
                      ? tg.transfer(route_of(sn, dn), msg.bytes)
                      : tg.delay(cpu[r], net.nic_latency_ns + msg.bytes / net.nic_bw_bytes_per_s);
         tg.after(arrive, software);
         if (mode != HaloMode::kMeasured) {
-          const uint32_t poll = tg.delay(gpu[msg.dst], nic.cq_poll_ns);
+          const uint32_t poll = tg.delay(gpu[dst], nic.cq_poll_ns);
           tg.after(poll, arrive);
           arrive = poll;
         }
       } else {
         // Inside a node: the measured latency, counted from the later of the
         // send and the receiver entering its wait (MPI progresses in calls).
-        const uint32_t from = tg.join(cpu[msg.dst]);
+        const uint32_t from = tg.join(cpu[dst]);
         tg.after(from, departs[r][i]);
-        tg.after(from, wait_from[msg.dst]);
-        arrive = tg.delay(cpu[msg.dst], w.mpi.at(msg.bytes));
+        tg.after(from, wait_from[dst]);
+        arrive = tg.delay(cpu[dst], w.mpi.at(msg.bytes));
         tg.after(arrive, from);
       }
       if (w.residual_per_recv_ns > 0 && mode == HaloMode::kMeasured) {
-        const uint32_t handle = tg.work(proxy[msg.dst], w.residual_per_recv_ns);
+        const uint32_t handle = tg.work(proxy[dst], w.residual_per_recv_ns);
         tg.after(handle, arrive);
         arrive = handle;
       }
       if (gpu_driven(w.variant) && mode == HaloMode::kMeasured) {
         // The proxy thread stores the completion flag and re-posts the receive.
-        const uint32_t flag = tg.work(proxy[msg.dst], w.proxy_complete_ns + w.proxy_irecv_ns);
+        const uint32_t flag = tg.work(proxy[dst], w.proxy_complete_ns + w.proxy_irecv_ns);
         tg.after(flag, arrive);
         arrive = flag;
       }
-      arrivals[msg.dst].push_back(arrive);
+      arrivals[dst].push_back(arrive);
     }
   }
 
@@ -406,6 +431,7 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
 HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
   HaloPhases p;
   p.tasks = t.end_ns.size();
+  p.ranks_simulated = m.end.size();
   size_t slow = 0;
   for (size_t r = 0; r < m.end.size(); ++r) {
     if (t.end_ns[m.end[r]] > t.end_ns[m.end[slow]]) slow = r;
@@ -421,9 +447,10 @@ HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
 }
 
 Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
-                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic) {
+                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
+                                 HaloDetail detail) {
   HaloMarks marks;
-  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks);
+  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail);
   Result<TaskTimes> t = run_task_graph_isolated(tg);
   if (!t.ok()) return t.error();
   return read_phases(marks, *t);

@@ -114,6 +114,7 @@ struct HaloPhases {
   double iteration_ns = 0;
   double pack_ns = 0, post_ns = 0, wait_ns = 0, unpack_ns = 0;
   size_t tasks = 0;
+  size_t ranks_simulated = 0;  ///< all ranks, or one node's (HaloDetail::kReduced).
 };
 
 // build_halo_graph: one iteration of `w.variant` on geometry g (all ranks
@@ -127,8 +128,19 @@ struct HaloMarks {
   std::vector<double>
       unpack_fixed_ns;  ///< per rank: CPU-only unpack phase (stream/stacked), else NaN.
 };
+// HaloDetail: kReduced simulates node 0 alone when node_symmetric() holds
+// (exact: every node is a translate of node 0; docs/halo_sim.md, "Speed"),
+// kFine every rank.
+enum class HaloDetail { kReduced, kFine };
+// node_symmetric: the ranks_per_node consecutive ranks of each node form a
+// box of g's periodic rank grid that tiles it (k | procs x; or procs x | k and
+// k / procs x | procs y; or likewise for whole xy planes), and there is more
+// than one node.
+bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
+// The marks (and HaloPhases) cover the simulated ranks: all, or node 0's.
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
-                           HaloMode mode, const NicCosts& nic, HaloMarks* marks);
+                           HaloMode mode, const NicCosts& nic, HaloMarks* marks,
+                           HaloDetail detail = HaloDetail::kReduced);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 
 // calibrate_residual: sets w.residual_per_recv_ns (>= 0) so that the replay
@@ -139,7 +151,8 @@ Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
 
 // simulate_halo: build and run one iteration (in a forked child).
 Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
-                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic);
+                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
+                                 HaloDetail detail = HaloDetail::kReduced);
 
 // kmodel_iteration_ns: Elis et al. Eq. 1-4 for rank `rank` of g (Power9+V100
 // calibration, REFERENCES.md §2).

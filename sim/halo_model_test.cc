@@ -57,6 +57,78 @@ TEST(HaloModel, KModelGrowsWithSizeAndOffNodeShare) {
   EXPECT_LT(kmodel_iteration_ns(*s, 64, 0), small);
 }
 
+// A workload of every design with distinct, non-zero components, so a wrong
+// dependency or a message routed to the wrong rank changes the result.
+HaloWorkload synthetic(const std::string& variant) {
+  HaloWorkload w;
+  w.variant = variant;
+  w.irecv_ns = 150;
+  w.isend = {300, 0.05};
+  w.mpi = {2000, 0.02};
+  w.pack_phase_ns = 9000;
+  w.unpack_phase_ns = 7000;
+  w.wait_send_ns = 500;
+  w.unphased_ns = 800;
+  w.ready = {4000, 0.3};
+  w.notify_gpu_to_cpu_ns = 1200;
+  w.proxy_front_ns = 15000;
+  w.proxy_complete_ns = 90;
+  w.proxy_irecv_ns = 130;
+  w.residual_per_recv_ns = 250;
+  return w;
+}
+
+TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
+  // (global cube, ranks, ranks per node): k splits x; k covers x rows; k
+  // covers xy planes; 4 ranks of 2 per node where a rank's x-neighbours on
+  // both sides are the same rank.
+  const struct {
+    int global, ranks, per_node;
+  } cases[] = {{48, 32, 4}, {48, 16, 8}, {48, 32, 16}, {24, 4, 2}};
+  for (const auto& c : cases) {
+    Result<HaloGeometry> g = split_cube(c.global, c.ranks, 3, 27);
+    ASSERT_TRUE(g.ok());
+    ASSERT_TRUE(node_symmetric(*g, c.per_node)) << c.ranks << " / " << c.per_node;
+    HaloNetwork net;
+    net.ranks_per_node = c.per_node;
+    net.nic_bw_bytes_per_s = 2e9;  // slow enough that NIC links are shared
+    for (const char* v : {"baseline", "host", "stream", "stacked", "sa", "ki"}) {
+      const std::string variant = v;
+      const bool gda = variant == "sa" || variant == "ki";
+      for (HaloMode mode : {HaloMode::kMeasured, gda ? HaloMode::kNic : HaloMode::kHwDoorbell}) {
+        const HaloWorkload w = synthetic(variant);
+        Result<HaloPhases> fine = simulate_halo(w, *g, net, mode, NicCosts{}, HaloDetail::kFine);
+        Result<HaloPhases> red = simulate_halo(w, *g, net, mode, NicCosts{}, HaloDetail::kReduced);
+        ASSERT_TRUE(fine.ok() && red.ok());
+        const std::string where = variant + " at " + std::to_string(c.ranks) + " ranks, " +
+                                  std::to_string(c.per_node) + " per node";
+        EXPECT_EQ(fine->ranks_simulated, static_cast<size_t>(c.ranks)) << where;
+        EXPECT_EQ(red->ranks_simulated, static_cast<size_t>(c.per_node)) << where;
+        EXPECT_LT(red->tasks, fine->tasks) << where;
+        const double tol = 1e-9 * fine->iteration_ns;
+        EXPECT_NEAR(red->iteration_ns, fine->iteration_ns, tol) << where;
+        EXPECT_NEAR(red->pack_ns, fine->pack_ns, tol) << where;
+        EXPECT_NEAR(red->post_ns, fine->post_ns, tol) << where;
+        EXPECT_NEAR(red->wait_ns, fine->wait_ns, tol) << where;
+        EXPECT_NEAR(red->unpack_ns, fine->unpack_ns, tol) << where;
+      }
+    }
+  }
+  // Nodes that are no box of the grid, a rank count the node size does not
+  // divide, and a single node: no reduction.
+  Result<HaloGeometry> g = split_cube(48, 16, 3, 27);  // 4x2x2
+  ASSERT_TRUE(g.ok());
+  EXPECT_FALSE(node_symmetric(*g, 3));
+  EXPECT_FALSE(node_symmetric(*g, 16));
+  EXPECT_FALSE(node_symmetric(*g, 6));
+  HaloNetwork net;
+  net.ranks_per_node = 3;
+  Result<HaloPhases> p =
+      simulate_halo(synthetic("stream"), *g, net, HaloMode::kMeasured, NicCosts{});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->ranks_simulated, 16u);
+}
+
 // A synthetic host-driven (baseline) run: 2 ranks, per-rank 4x4x4, pattern
 // 7 (6 faces of 4*4*3*8 = 384 B). Per iteration (ns): post_recv 600, pack
 // 10000, post_send 6 x 500, wait_recv until every message has arrived

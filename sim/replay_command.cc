@@ -92,7 +92,9 @@ static FlagSet replay_flags() {
             "Halo / GPUDirect Async traces (halo_exchange, gdasync_bench; docs/halo_sim.md):\n"
             "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
             "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
-            "         [--format table|csv|json]");
+            "         [--graph reduced|fine] [--format table|csv|json]\n"
+            "  (--graph fine: every rank's tasks even when the nodes are translates of\n"
+            "  node 0; reduced, the default, then simulates node 0 alone, exactly)");
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
