@@ -108,6 +108,10 @@ int CsvTable::column(std::string_view name) const {
 }
 
 Status CsvTable::require(std::initializer_list<std::string_view> names) const {
+  return require(std::span<const std::string_view>(names.begin(), names.size()));
+}
+
+Status CsvTable::require(std::span<const std::string_view> names) const {
   for (std::string_view name : names) {
     if (column(name) < 0) {
       return make_error(file + ":" + std::to_string(header_line) + ": missing column '" +

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,7 @@ struct CsvTable {
   // require: an error "FILE:LINE: missing column 'NAME' in the header" for
   // the first absent name.
   Status require(std::initializer_list<std::string_view> names) const;
+  Status require(std::span<const std::string_view> names) const;
 };
 
 // parse_csv: `text` of a file called `file_name`. Errors: no header, a quote

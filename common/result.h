@@ -76,3 +76,11 @@ inline Error make_runtime_error(std::string message) {
     auto&& xf_status_ = (expr);                      \
     if (!xf_status_.ok()) return xf_status_.error(); \
   } while (0)
+
+// XF_ASSIGN: `lhs = *expr` for a Result, or propagate its error to the caller.
+#define XF_ASSIGN(lhs, expr)               \
+  do {                                     \
+    auto xf_r_ = (expr);                   \
+    if (!xf_r_.ok()) return xf_r_.error(); \
+    lhs = std::move(*xf_r_);               \
+  } while (0)

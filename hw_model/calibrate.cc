@@ -7,29 +7,12 @@
 #include <limits>
 #include <map>
 
-#include "common/csv.h"
 #include "hw_model/dma_agent.h"
 #include "hw_model/notification.h"
 #include "hw_model/software_mechanisms.h"
 
 namespace xferlab::hw_model {
 namespace {
-
-// ---------------------------------------------------------------- CSV input
-
-// measured: a non-negative number of `row` (bench CSVs hold sizes, counts, times).
-Result<double> measured(const CsvRow& row, std::string_view column) {
-  Result<double> v = row.number(column);
-  if (v.ok() && *v < 0) return row.error(column, "'" + std::to_string(*v) + "' is negative");
-  return v;
-}
-
-#define XF_ASSIGN(lhs, expr)               \
-  do {                                     \
-    auto xf_r_ = (expr);                   \
-    if (!xf_r_.ok()) return xf_r_.error(); \
-    lhs = std::move(*xf_r_);               \
-  } while (0)
 
 // ---------------------------------------------------------------- fitting
 
@@ -130,16 +113,6 @@ double fit_continuous(LinkFormat& f, const LinkObjective& cost, int rounds) {
 
 // ---------------------------------------------------------------- helpers
 
-const LinkBenchRow* find_row(std::span<const LinkBenchRow> rows, std::string_view test,
-                             std::string_view target, std::string_view pattern,
-                             double write_bytes) {
-  for (const LinkBenchRow& r : rows)
-    if (r.test == test && r.target == target && r.pattern == pattern &&
-        r.write_bytes == write_bytes)
-      return &r;
-  return nullptr;
-}
-
 std::string size_name(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB"};
   int u = 0;
@@ -155,76 +128,6 @@ const NotifyBenchRow* find_notify(std::span<const NotifyBenchRow> rows, std::str
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------- parsing
-
-Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
-                                                   std::string_view file_name) {
-  CsvTable csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name));
-  XF_RETURN_IF_ERROR(
-      csv.require({"test", "target", "pattern", "write_bytes", "stride_bytes", "accesses",
-                   "payload_bytes", "time_ns_median", "payload_bw_bytes_per_s"}));
-  std::vector<LinkBenchRow> out;
-  for (size_t i = 0; i < csv.rows.size(); ++i) {
-    const CsvRow r(csv, i);
-    LinkBenchRow row;
-    row.line = r.line();
-    XF_ASSIGN(row.test, r.text("test"));
-    XF_ASSIGN(row.target, r.text("target"));
-    XF_ASSIGN(row.pattern, r.text("pattern"));
-    XF_ASSIGN(row.write_bytes, measured(r, "write_bytes"));
-    XF_ASSIGN(row.stride_bytes, measured(r, "stride_bytes"));
-    XF_ASSIGN(row.accesses, measured(r, "accesses"));
-    XF_ASSIGN(row.payload_bytes, measured(r, "payload_bytes"));
-    XF_ASSIGN(row.time_ns, measured(r, "time_ns_median"));
-    XF_ASSIGN(row.payload_bw_bytes_per_s, measured(r, "payload_bw_bytes_per_s"));
-    if (row.payload_bw_bytes_per_s <= 0 || row.payload_bytes <= 0 || row.write_bytes <= 0)
-      return make_error(csv.file + ":" + std::to_string(row.line) +
-                        ": column 'payload_bw_bytes_per_s': sizes and bandwidth must be > 0");
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
-Result<std::vector<NotifyBenchRow>> parse_notify_bench(std::string_view text,
-                                                       std::string_view file_name) {
-  CsvTable csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name));
-  XF_RETURN_IF_ERROR(csv.require({"test", "variant", "median_ns"}));
-  std::vector<NotifyBenchRow> out;
-  for (size_t i = 0; i < csv.rows.size(); ++i) {
-    const CsvRow r(csv, i);
-    NotifyBenchRow row;
-    row.line = r.line();
-    XF_ASSIGN(row.test, r.text("test"));
-    XF_ASSIGN(row.variant, r.text("variant"));
-    XF_ASSIGN(row.median_ns, measured(r, "median_ns"));
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
-Result<std::vector<ProactMicroRow>> parse_proact_micro(std::string_view text,
-                                                       std::string_view file_name) {
-  CsvTable csv;
-  XF_ASSIGN(csv, parse_csv(text, file_name));
-  XF_RETURN_IF_ERROR(csv.require({"mechanism", "chunk_bytes", "threads", "time_ms"}));
-  std::vector<ProactMicroRow> out;
-  for (size_t i = 0; i < csv.rows.size(); ++i) {
-    const CsvRow r(csv, i);
-    ProactMicroRow row;
-    row.line = r.line();
-    double threads = 0;
-    XF_ASSIGN(row.mechanism, r.text("mechanism"));
-    XF_ASSIGN(row.chunk_bytes, measured(r, "chunk_bytes"));
-    XF_ASSIGN(threads, measured(r, "threads"));
-    XF_ASSIGN(row.time_ms, measured(r, "time_ms"));
-    row.threads = static_cast<int64_t>(threads);
-    out.push_back(std::move(row));
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- link model
 

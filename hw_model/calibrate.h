@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "common/result.h"
@@ -19,7 +18,7 @@
 
 namespace xferlab::hw_model {
 
-// LinkBenchRow: one row of link_bench.csv (docs/native.md).
+// LinkBenchRow: one row of link_bench.csv (docs/native.md; read by sim/bench_csv.h).
 struct LinkBenchRow {
   std::string test;     ///< sm_write | sm_read | ce_write | ce_read.
   std::string target;   ///< peer | host.
@@ -49,15 +48,6 @@ struct ProactMicroRow {
   double time_ms = 0;
   int line = 0;
 };
-
-// parse_*: CSV text with a header row; `file_name` prefixes errors
-// ("FILE:LINE: column 'x': 'abc' is not a number").
-Result<std::vector<LinkBenchRow>> parse_link_bench(std::string_view text,
-                                                   std::string_view file_name);
-Result<std::vector<NotifyBenchRow>> parse_notify_bench(std::string_view text,
-                                                       std::string_view file_name);
-Result<std::vector<ProactMicroRow>> parse_proact_micro(std::string_view text,
-                                                       std::string_view file_name);
 
 // predict_link_bw_bytes_per_s: payload bandwidth the model gives for a
 // link_bench SM or copy-engine row (steady state, latency excluded) over

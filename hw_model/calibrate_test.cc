@@ -1,36 +1,31 @@
-// hw_model/calibrate_test.cc — the fit recovers known constants from a
-// synthetic link_bench CSV, bad CSVs give one-line errors naming
-// file/line/column, and the calibrated platform dumps to a loadable preset.
+// hw_model/calibrate_test.cc — the fit recovers known constants from
+// synthetic link_bench rows, and the calibrated platform dumps to a loadable
+// preset. (Reading the CSVs: sim/bench_csv_test.cc.)
 #include "hw_model/calibrate.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <sstream>
+#include <vector>
 
 namespace xferlab::hw_model {
 namespace {
 
-constexpr const char* kHeader =
-    "test,target,pattern,write_bytes,stride_bytes,accesses,payload_bytes,ctas,"
-    "threads_per_cta,reps,time_ns_median,time_ns_p10,time_ns_p90,payload_bw_bytes_per_s,"
-    "accesses_per_s,efficiency,mismatches\n";
-
-// synthetic_link_bench: the rows link_bench writes, with bandwidths the model
-// predicts for `peer` over `links` links and `host` over one link.
-std::string synthetic_link_bench(const LinkFormat& peer, int64_t links, const LinkFormat& host) {
+// synthetic_link_bench: the rows link_bench measures, with bandwidths the
+// model predicts for `peer` over `links` links and `host` over one link.
+std::vector<LinkBenchRow> synthetic_link_bench(const LinkFormat& peer, int64_t links,
+                                               const LinkFormat& host) {
   CoalescingConfig coalescing;
-  std::ostringstream csv;
-  csv << kHeader;
+  std::vector<LinkBenchRow> rows;
   auto emit = [&](const LinkFormat& f, int64_t n, const char* target) {
     LinkModel m = *LinkModel::create(f);
     auto row = [&](const char* test, const char* pattern, double size, double stride,
                    double accesses) {
       LinkBenchRow r{test, target, pattern, size, stride, accesses, size * accesses, 0, 0};
-      double bw = predict_link_bw_bytes_per_s(m, n, coalescing, r);
-      csv << test << "," << target << "," << pattern << "," << size << "," << stride << ","
-          << accesses << "," << size * accesses << ",528,512,5," << r.payload_bytes / bw * 1e9
-          << ",0,0," << bw << ",0,0,0\n";
+      r.payload_bw_bytes_per_s = predict_link_bw_bytes_per_s(m, n, coalescing, r);
+      r.time_ns = r.payload_bytes / r.payload_bw_bytes_per_s * 1e9;
+      r.line = static_cast<int>(rows.size()) + 2;
+      rows.push_back(r);
     };
     for (const char* test : {"sm_write", "sm_read"}) {
       for (double s = 1; s <= 256; s *= 2) row(test, "contiguous", s, s, 268435456 / s);
@@ -42,7 +37,7 @@ std::string synthetic_link_bench(const LinkFormat& peer, int64_t links, const Li
   };
   emit(peer, links, "peer");
   emit(host, 1, "host");
-  return csv.str();
+  return rows;
 }
 
 LinkFormat truth_nvlink() {
@@ -66,11 +61,8 @@ LinkFormat truth_pcie() {
 }
 
 TEST(CalibrateTest, FitRecoversKnownLinkConstants) {
-  const std::string text = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
-  Result<std::vector<LinkBenchRow>> rows = parse_link_bench(text, "synthetic.csv");
-  ASSERT_TRUE(rows.ok()) << rows.error().message;
   std::vector<LinkBenchRow> peer;
-  for (const LinkBenchRow& r : *rows)
+  for (const LinkBenchRow& r : synthetic_link_bench(truth_nvlink(), 18, truth_pcie()))
     if (r.target == "peer") peer.push_back(r);
   // Start from the unfitted builtin (header 16, full granule 32, no rate limit).
   LinkFormat start = *builtin_link_format("nvlink4");
@@ -87,9 +79,8 @@ TEST(CalibrateTest, FitRecoversKnownLinkConstants) {
 }
 
 TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
-  const std::string text = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
   CalibrationInputs in;
-  in.link_bench = *parse_link_bench(text, "synthetic.csv");
+  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
   in.link_bench_file = "synthetic.csv";
   // Copy-engine rows: T = 9 us + size / 390 GB/s.
   for (double s : {4096.0, 1048576.0, 67108864.0}) {
@@ -106,7 +97,9 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
   EXPECT_NEAR(r->host_link_fit.format.link_efficiency, 0.95, 0.005);
   EXPECT_NEAR(r->platform.software.memcpy_initiation_ns, 9000, 10);
   for (const Comparison& c : r->comparisons)
-    if (c.unit == "B/s") EXPECT_NEAR(c.error(), 0, 1e-3) << c.group << " " << c.name;
+    if (c.unit == "B/s") {
+      EXPECT_NEAR(c.error(), 0, 1e-3) << c.group << " " << c.name;
+    }
   // The dump loads back to the same fitted values.
   Result<Platform> again = parse_platform(dump_platform(r->platform), "calibrated.toml");
   ASSERT_TRUE(again.ok()) << again.error().message;
@@ -118,9 +111,8 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
 }
 
 TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
-  const std::string text = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
   CalibrationInputs in;
-  in.link_bench = *parse_link_bench(text, "synthetic.csv");
+  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
   in.link_bench_file = "synthetic.csv";
   for (double s : {4096.0, 1048576.0, 67108864.0}) {
     in.link_bench.push_back(
@@ -143,25 +135,6 @@ TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_NEAR(r->platform.software.tma_slice_turnaround_ns, 32 * 16384 / 200e9 * 1e9, 1e-6);
   EXPECT_NE(r->platform.fitted_on.find("x/micro.csv"), std::string::npos) << r->platform.fitted_on;
-}
-
-TEST(CalibrateTest, MalformedCsvNamesFileLineAndColumn) {
-  std::string text = std::string(kHeader) +
-                     "sm_write,peer,contiguous,1,1,10,10,528,512,5,100,0,0,1e8,0,0,0\n"
-                     "sm_write,peer,contiguous,2,2,10,20,528,512,5,abc,0,0,1e8,0,0,0\n";
-  Result<std::vector<LinkBenchRow>> rows = parse_link_bench(text, "lb.csv");
-  ASSERT_FALSE(rows.ok());
-  EXPECT_EQ(rows.error().message, "lb.csv:3: column 'time_ns_median': 'abc' is not a number");
-  EXPECT_EQ(rows.error().message.find('\n'), std::string::npos);
-
-  Result<std::vector<NotifyBenchRow>> missing = parse_notify_bench("test,median_ns\n", "nb.csv");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "nb.csv:1: missing column 'variant' in the header");
-
-  Result<std::vector<ProactMicroRow>> short_row =
-      parse_proact_micro("mechanism,chunk_bytes,threads,time_ms\npolling,4096\n", "m.csv");
-  ASSERT_FALSE(short_row.ok());
-  EXPECT_EQ(short_row.error().message, "m.csv:2: column 'threads': missing (row has 2 fields)");
 }
 
 }  // namespace

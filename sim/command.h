@@ -5,9 +5,13 @@
 // 0 ok, 1 runtime error, 2 usage / bad input. Errors are one line on `err`.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "common/flags.h"
+#include "common/result.h"
 
 namespace xferlab::cli {
 
@@ -23,6 +27,17 @@ struct Command {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntime = 1;
 inline constexpr int kExitUsage = 2;
+
+// fail: prints "xferlab: MESSAGE" (one line) on `err`; returns the error's
+// exit code (2 for bad input, 1 for a failed run).
+int fail(std::ostream& err, const Error& e);
+
+// parse_command_flags: `args` into `flags` (declared with program
+// "xferlab COMMAND"). nullopt to go on; otherwise the exit code: 0 after
+// printing the generated help on `out`, 2 after a one-line error
+// "xferlab: COMMAND: PROBLEM" on `err`.
+std::optional<int> parse_command_flags(FlagSet& flags, const Args& args, std::ostream& out,
+                                       std::ostream& err);
 
 // version_string: "xferlab VERSION (rev REVISION)".
 std::string version_string();

@@ -2,7 +2,7 @@
 // hw_model/ and traces/.
 #include "sim/commands.h"
 
-#include "hw_model/cli.h"
+#include "sim/model_commands.h"
 #include "sim/replay_command.h"
 #include "traces/trace_command.h"
 
@@ -17,9 +17,9 @@ std::span<const Command> commands() {
        sim::run_explain},
       {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
       {"trace", "inspect, check, export (Perfetto) and generate trace files", traces::run_trace},
-      {"link", hw_model::kLinkSummary, hw_model::run_link},
-      {"platform", hw_model::kPlatformSummary, hw_model::run_platform},
-      {"calibrate", hw_model::kCalibrateSummary, hw_model::run_calibrate},
+      {"link", sim::kLinkSummary, sim::run_link},
+      {"platform", sim::kPlatformSummary, sim::run_platform},
+      {"calibrate", sim::kCalibrateSummary, sim::run_calibrate},
       {"version", "print version and source revision",
        [](const Args&, std::ostream& out, std::ostream&) {
          out << version_string() << "\n";

@@ -29,23 +29,8 @@ namespace xferlab::sim {
 
 namespace {
 
-int fail(std::ostream& err, const Error& e) {
-  err << "xferlab: " << e.message << "\n";
-  return e.exit_code();
-}
-
-// parse_flags: nullopt to go on; otherwise the exit code (help printed, or
-// a one-line error).
-std::optional<int> parse_flags(FlagSet& flags, const cli::Args& args, std::ostream& out,
-                               std::ostream& err) {
-  Result<bool> r = flags.parse(args);
-  if (!r.ok()) return fail(err, make_error(flags.program().substr(8) + ": " + r.error().message));
-  if (!*r) {
-    out << flags.help();
-    return cli::kExitOk;
-  }
-  return std::nullopt;
-}
+using cli::fail;
+using cli::parse_command_flags;
 
 FlagSet& add_platform_flags(FlagSet& f) {
   return f.add_string("platform", "", {}, "platform preset (default: chosen from the trace)")
@@ -109,7 +94,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
     return run_halo_replay(args, out, err);
   }
   FlagSet flags = replay_flags();
-  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req = replay_request(flags);
@@ -153,7 +138,7 @@ static FlagSet validate_flags() {
 
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   FlagSet flags = validate_flags();
-  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
   ValidateRequest req;
   req.paths = flags.positionals();
   req.dir = flags.get_string("dir");
@@ -264,7 +249,7 @@ static FlagSet sweep_flags() {
 
 int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   FlagSet flags = sweep_flags();
-  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
   SweepRequest req;
   req.trace = flags.positionals()[0];
   req.mechanism = flags.get_string("mechanism");
@@ -359,7 +344,7 @@ static FlagSet explain_flags() {
 
 int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
   FlagSet flags = explain_flags();
-  if (std::optional<int> rc = parse_flags(flags, args, out, err)) return *rc;
+  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req = replay_request(flags);

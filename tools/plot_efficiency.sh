@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plots link efficiency (payload / wire bytes) vs write size for every
 # interconnect format of hw_model into docs/img/efficiency.png (+ the CSV it
-# was drawn from), using `hw_model_cli link`, the same code as `xferlab link`.
+# was drawn from), using `xferlab link`.
 # Interconnects with identical packet formats share a curve (NVLink 1-5 and
 # NVSwitch; PCIe Gen3-5; PCIe Gen1-2; InfiniBand EDR/HDR/NDR).
 # Usage: tools/plot_efficiency.sh [OUTPUT.png]   (BAZEL_STARTUP/BAZEL_FLAGS
@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 out=${1:-docs/img/efficiency.png}
 csv=${out%.png}.csv
 # shellcheck disable=SC2086
-bazel ${BAZEL_STARTUP:-} build ${BAZEL_FLAGS:-} //hw_model:hw_model_cli >/dev/null
-bin=$(bazel ${BAZEL_STARTUP:-} info ${BAZEL_FLAGS:-} bazel-bin 2>/dev/null)/hw_model/hw_model_cli
+bazel ${BAZEL_STARTUP:-} build ${BAZEL_FLAGS:-} //sim:xferlab >/dev/null
+bin=$(bazel ${BAZEL_STARTUP:-} info ${BAZEL_FLAGS:-} bazel-bin 2>/dev/null)/sim/xferlab
 sizes=$(awk 'BEGIN { s = ""; for (g = 1; g <= 8192; g *= 2) { s = s (s ? "," : "") g;
                                                     if (g >= 2 && g < 8192) s = s "," 1.5 * g } print s }')
 "$bin" link --interconnect all --pattern scattered --count 1 --sizes "$sizes" --format csv >"$csv"

@@ -1,12 +1,16 @@
-// Tests for `xferlab link` and `xferlab platform`: output shape, formats and
-// usage errors (exit 2, one line).
-#include "hw_model/cli.h"
+// sim/model_commands_test.cc — `xferlab link`, `platform` and `calibrate`:
+// output shape, formats, usage errors (exit 2, one line) and a calibration
+// from CSV files to a loadable preset.
+#include "sim/model_commands.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
-namespace xferlab::hw_model {
+#include "hw_model/platform.h"
+
+namespace xferlab::sim {
 namespace {
 
 struct CliRun {
@@ -64,6 +68,7 @@ TEST(LinkCli, UsageErrorsExit2) {
            {"--sizes", "4,x"},
            {"--pattern", "random"},
            {"--count", "0"},
+           {"--links", "-1"},
            {"--format", "xml"},
            {"--interconnect", "pcie3", "--platform", "h200x2_nvlink4"},
            {"--platform", "nosuch"},
@@ -73,10 +78,10 @@ TEST(LinkCli, UsageErrorsExit2) {
     CliRun r = link(args);
     EXPECT_EQ(r.code, 2) << args[0];
     EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("xferlab link: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.rfind("xferlab: link: ", 0), 0u) << r.err;
   }
   EXPECT_EQ(link({"--interconect", "pcie3"}).err,
-            "xferlab link: unknown option '--interconect'; did you mean '--interconnect'?\n");
+            "xferlab: link: unknown flag --interconect; did you mean 'interconnect'?\n");
   EXPECT_EQ(link({"--help"}).code, 0);
 }
 
@@ -96,17 +101,49 @@ TEST(PlatformCli, ListShowKeys) {
 TEST(PlatformCli, Errors) {
   EXPECT_EQ(platform({}).code, 2);
   EXPECT_EQ(platform({"shw"}).err,
-            "xferlab platform: unknown action 'shw'; did you mean 'show'?\n");
+            "xferlab: platform: unknown action 'shw'; did you mean 'show'?\n");
   EXPECT_EQ(platform({"show"}).code, 2);
   CliRun bad_set = platform({"show", "h200x2_nvlink4", "--set", "gpu.cont=3"});
   EXPECT_EQ(bad_set.code, 2);
   EXPECT_EQ(bad_set.err,
-            "xferlab platform: unknown parameter 'gpu.cont'; did you mean 'gpu.count'?\n");
+            "xferlab: platform: unknown parameter 'gpu.cont'; did you mean 'gpu.count'?\n");
   CliRun combo = platform({"show", "h200x2_nvlink4", "--set", "gpu.count=4"});
   EXPECT_EQ(combo.code, 2);
   EXPECT_EQ(combo.err,
-            "xferlab platform: key 'topology.kind': direct_pair needs 2 GPUs per node, not 4\n");
+            "xferlab: platform: key 'topology.kind': direct_pair needs 2 GPUs per node, not 4\n");
+}
+
+CliRun calibrate(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_calibrate(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+// The committed preset is this command's output (docs/calibration.md): re-running
+// it on the committed measurements writes the same preset.
+TEST(CalibrateCli, ReproducesTheCommittedPreset) {
+  const std::string dir = "traces/real/2026-11-22_h200x2/";
+  const std::string out_path = std::string(testing::TempDir()) + "/calibrated.toml";
+  CliRun r =
+      calibrate({"--link-bench", dir + "bench/link_bench.csv", "--notify-bench",
+                 dir + "bench/notify_bench.csv", "--proact-micro", dir + "proact/micro_g2.csv",
+                 "--preset", "h200x2_nvlink4", "-o", out_path, "--format", "csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("group,case,unit,measured,model,error\n", 0), 0u) << r.out;
+  Result<hw_model::Platform> fitted = hw_model::load_platform(out_path);
+  ASSERT_TRUE(fitted.ok()) << fitted.error().message;
+  Result<hw_model::Platform> preset = hw_model::load_platform("h200x2_nvlink4");
+  ASSERT_TRUE(preset.ok()) << preset.error().message;
+  EXPECT_EQ(hw_model::dump_platform(*fitted), hw_model::dump_platform(*preset));
+}
+
+TEST(CalibrateCli, Errors) {
+  EXPECT_EQ(calibrate({}).err, "xferlab: calibrate: --link-bench FILE is required\n");
+  EXPECT_EQ(calibrate({"--link-bench", "/nonexistent.csv"}).err,
+            "xferlab: calibrate: /nonexistent.csv: cannot open\n");
+  EXPECT_EQ(calibrate({"--link-bench", "x.csv", "--proact-bytes", "lots"}).code, 2);
+  EXPECT_EQ(calibrate({"--help"}).code, 0);
 }
 
 }  // namespace
-}  // namespace xferlab::hw_model
+}  // namespace xferlab::sim
