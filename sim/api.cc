@@ -36,9 +36,22 @@ Result<std::vector<Mechanism>> parse_mechanisms(const std::string& text) {
 
 }  // namespace
 
+std::optional<TraceGpu> trace_gpu(const std::string& gpu_model, const std::string& chosen) {
+  const std::string family = gpu_family(gpu_model);
+  if (family.empty()) return std::nullopt;
+  std::vector<std::string> names = hw_model::list_presets();
+  std::sort(names.begin(), names.end());
+  if (!chosen.empty()) names.insert(names.begin(), chosen);
+  for (const std::string& name : names) {
+    Result<hw_model::Platform> pl = hw_model::load_platform(name);
+    if (pl.ok() && gpu_family(pl->gpu.model) == family) return TraceGpu{pl->gpu, name};
+  }
+  return std::nullopt;
+}
+
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
-                         bool measured_only) {
+                         bool measured_only, Scaling scaling) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
   if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset, "", {}};
@@ -60,7 +73,10 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                         std::to_string(in->num_gpus) + " to scale the pair as an NVLink mesh");
     }
   }
-  const uint32_t n = std::max(gpus, in->num_gpus);
+  // Weak scaling only adds GPUs; strong scaling takes any count (1 = the
+  // whole problem on one GPU).
+  const bool strong = scaling == Scaling::kStrong;
+  const uint32_t n = strong && gpus > 0 ? gpus : std::max(gpus, in->num_gpus);
   // A polling trace's agent ran with its own thread count; user --set wins.
   std::vector<std::string> all_sets;
   if (in->measured && in->measured->mechanism == Mechanism::kPolling && in->agent_threads) {
@@ -93,7 +109,36 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;
   }
-  if (n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
+  // The workload model (docs/scaling.md): its compute on the preset's GPU,
+  // then the problem split (strong) or replicated (weak) over n GPUs.
+  const std::optional<TraceGpu> from = trace_gpu(in->gpu_model, preset);
+  const bool other_gpu =
+      from && (from->gpu.memory_bw_bytes_per_s != m->gpu.memory_bw_bytes_per_s ||
+               from->gpu.sm_count != m->gpu.sm_count || from->gpu.clock_hz != m->gpu.clock_hz);
+  if (other_gpu || strong) {
+    Result<WorkloadModel> wm = workload_model(p.input, from ? &from->gpu : nullptr);
+    if (!wm.ok()) return wm.error();
+    const ComputeRescale r =
+        roofline_rescale(*wm, from ? &from->gpu : nullptr, from ? from->source : "", m->gpu,
+                         preset + (sets.empty() ? "" : " with --set"));
+    if (!r.line.empty() && (other_gpu || !from)) p.model_note += "note: " + r.line + "\n";
+    p.input = scale_compute(p.input, r.time_factor);
+    if (strong) {
+      Result<ReplayInput> s = strong_scale(p.input, *wm, n);
+      if (!s.ok()) return s.error();
+      p.input = std::move(*s);
+      const double share = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / n;
+      const double traced = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / wm->producers;
+      p.model_note += "note: scaling: strong, " + std::string(pattern_name(wm->pattern)) + " of " +
+                      format_number(wm->output_bytes / 1048576, 4) + " MiB per iteration on " +
+                      std::to_string(n) + " GPUs (traced on " + std::to_string(wm->traced_gpus) +
+                      "): each producer computes " + format_number(share, 4) +
+                      " of it, compute x " + format_number(share / traced, 4) +
+                      " per traced producer (linear in the work), every part to all " +
+                      std::to_string(n - 1) + " peers\n";
+    }
+  }
+  if (!strong && n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
   if (chunk_bytes > 0) {
     Result<ReplayInput> r = rechunk(p.input, chunk_bytes);
     if (!r.ok()) return r.error();
@@ -172,10 +217,15 @@ Result<uint32_t> parse_count(const std::string& flag, const std::string& text, u
 Result<ReplayOutput> replay(const ReplayRequest& req) {
   Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
   if (!mechs.ok()) return mechs.error();
-  Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes);
+  Result<Prepared> p =
+      prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
   if (!p.ok()) return p.error();
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
-  ReplayOutput out{replay_table(), replay_note(p->input, unscaled), {}, p->input.warnings};
+  ReplayOutput out{replay_table(),
+                   replay_note(p->input, unscaled) + p->model_note,
+                   p->model_note,
+                   {},
+                   p->input.warnings};
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
@@ -577,6 +627,7 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
     r.platform = req.platform;
     r.mechanism = req.mechanism;
     r.sets = req.sets;
+    r.scaling = req.scaling;
     r.jobs = 1;  // points run in parallel already
     for (size_t i = 0; i < req.params.size(); ++i) {
       const std::string& key = req.params[i].key;
@@ -593,7 +644,8 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
         r.sets.push_back(key + "=" + pt[i]);
       }
     }
-    Result<Prepared> p = prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes);
+    Result<Prepared> p =
+        prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes, false, r.scaling);
     if (!p.ok()) return p.error();
     requests.push_back(std::move(r));
   }

@@ -19,6 +19,7 @@
 #include "sim/isolated.h"
 #include "sim/replay_engine.h"
 #include "sim/validation_report.h"
+#include "sim/workload_model.h"
 
 namespace xferlab::sim {
 
@@ -39,17 +40,33 @@ struct Prepared {
   std::string preset;
   std::string fitted_on;          ///< the preset's fitting set (hw_model::Platform::fitted_on).
   std::vector<std::string> sets;  ///< every override applied (the trace's own, then the user's).
+  /// "note: ..." lines saying how the compute was scaled: the pattern and
+  /// share under strong scaling, the roofline ratio on another GPU ("" when
+  /// neither applies).
+  std::string model_note;
 };
 
 // prepare: loads `trace`, picks the preset (named, the trace's, or chosen
 // from its GPUs), applies `sets`, sizes auto hardware for its chunks,
-// separates data generation, scales to `gpus` and re-chunks. With
-// `measured_only`, a trace without a replayable measured mechanism is
-// returned as read, without a machine (validate skips it; benchmark traces
-// may not even fit the preset).
+// separates data generation, rescales its compute to the preset's [gpu] when
+// the trace was measured on another GPU (roofline, workload_model.h), scales
+// to `gpus` (`scaling`: weak replicates a traced GPU's compute, strong splits
+// the traced problem) and re-chunks. With `measured_only`, a trace without a
+// replayable measured mechanism is returned as read, without a machine
+// (validate skips it; benchmark traces may not even fit the preset).
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
-                         bool measured_only = false);
+                         bool measured_only = false, Scaling scaling = kDefaultScaling);
+
+// trace_gpu: the [gpu] of the preset describing the GPU a trace was measured
+// on: `chosen` when its GPU family is the trace's, else the first preset (by
+// name) of that family; nullopt when the trace records no GPU model or no
+// preset has its family. `source` names the preset.
+struct TraceGpu {
+  hw_model::GpuConfig gpu;
+  std::string source;
+};
+std::optional<TraceGpu> trace_gpu(const std::string& gpu_model, const std::string& chosen);
 
 // ---- replay -----------------------------------------------------------------
 
@@ -59,8 +76,9 @@ struct ReplayRequest {
   std::string mechanism = "all";  ///< one mechanism name, or "all".
   uint32_t gpus = 0;              ///< scale out to this many GPUs; 0 = the trace's.
   uint64_t chunk_bytes = 0;       ///< re-chunk; 0 = the trace's chunks.
-  std::vector<std::string> sets;  ///< platform overrides "key=value".
-  bool aggregate_fan_out = true;  ///< see ReplayOptions::aggregate_fan_out.
+  Scaling scaling = kDefaultScaling;  ///< what `gpus` keeps fixed (workload_model.h).
+  std::vector<std::string> sets;      ///< platform overrides "key=value".
+  bool aggregate_fan_out = true;      ///< see ReplayOptions::aggregate_fan_out.
   bool record_timeline = false;
   /// Record the critical path (ReplayResult::attribution); replay() does so
   /// anyway for hardware and the software mechanisms, to say why hardware
@@ -70,8 +88,9 @@ struct ReplayRequest {
 };
 
 struct ReplayOutput {
-  Table table;       ///< one row per mechanism (columns: docs/sim.md).
-  std::string note;  ///< what the measured row is (printed under the text table).
+  Table table;             ///< one row per mechanism (columns: docs/sim.md).
+  std::string note;        ///< what the measured row is (printed under the text table).
+  std::string model_note;  ///< Prepared::model_note (also in `note`).
   std::vector<ReplayResult> results;
   std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
   /// The trace's measured run, when the replay is comparable with it (the
@@ -136,7 +155,8 @@ struct SweepRequest {
   std::string mechanism = "all";
   std::string platform;
   std::vector<std::string> sets;
-  uint32_t jobs = 2;  ///< points replayed at once (one process each).
+  Scaling scaling = kDefaultScaling;  ///< for the `gpus` parameter.
+  uint32_t jobs = 2;                  ///< points replayed at once (one process each).
   /// This process replays the contiguous block `shard_index` of `shard_count`
   /// blocks of the grid (MPI ranks, job arrays); the blocks' tables, in
   /// order, are the whole grid's table.

@@ -147,6 +147,7 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
   XF_RETURN_IF_ERROR(p.validate());
   Machine m;
   m.name = p.name;
+  m.gpu = p.gpu;
   m.num_gpus = num_gpus > 0 ? num_gpus : static_cast<uint32_t>(p.gpu.count);
   const hw::TopologyConfig& t = p.topology;
   int64_t links = t.links_per_gpu;

@@ -109,6 +109,9 @@ struct Machine {
   uint32_t gpus_per_pcie_switch = 2;
   double switch_latency_ns = 0;  ///< per switch crossed (kSwitch, kPcieTree).
   MechanismCosts costs;
+  /// The preset's [gpu] (a trace's compute is rescaled to it by the
+  /// roofline, sim/workload_model.h).
+  hw_model::GpuConfig gpu;
 
   Status validate() const;
 

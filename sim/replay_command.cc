@@ -43,6 +43,9 @@ FlagSet& add_replay_flags(FlagSet& f, const std::string& timeline_help) {
   return add_platform_flags(f)
       .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
       .add_int("gpus", 0, 0, kMaxGpus, "scale out to this many GPUs (0: the trace's)")
+      .add_string("scaling", scaling_name(kDefaultScaling), {"weak", "strong"},
+                  "what --gpus keeps: weak = the work per GPU (each GPU replays a traced GPU's "
+                  "compute), strong = the problem (each GPU computes 1/N of it; docs/scaling.md)")
       .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
       .add_string("timeline", "", {}, timeline_help);
@@ -56,6 +59,7 @@ ReplayRequest replay_request(const FlagSet& flags) {
   req.mechanism = flags.get_string("mechanism");
   req.gpus = static_cast<uint32_t>(flags.get_int("gpus"));
   req.chunk_bytes = static_cast<uint64_t>(flags.get_size("chunk-size"));
+  req.scaling = *parse_scaling(flags.get_string("scaling"));  // the flag admits weak|strong only
   req.sets = flags.get_all("set");
   req.record_timeline = !flags.get_string("timeline").empty();
   return req;
@@ -106,6 +110,8 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!r.ok()) return fail(err, r.error());
   r->table.write(out, *format);
   if (*format == OutputFormat::kTable) out << r->note;
+  // CSV and JSON stay machine-readable: how the compute was scaled goes to stderr.
+  if (*format != OutputFormat::kTable) err << r->model_note;
   for (const std::string& w : r->warnings) err << "warning: " << w << "\n";
   if (!timeline.empty()) {
     std::ofstream f(timeline);
@@ -237,7 +243,9 @@ static FlagSet sweep_flags() {
             "repeated headers, are the serial CSV (docs/python.md, \"Sweeps on clusters\").");
   f.set_positionals("TRACE", 1, 1, "a trace file");
   f.add_repeated("param", "key=v1,v2,...", "a swept parameter (platform key, chunk_size, gpus)")
-      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all");
+      .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
+      .add_string("scaling", scaling_name(kDefaultScaling), {"weak", "strong"},
+                  "what the gpus parameter keeps (as replay --scaling)");
   add_platform_flags(f)
       .add_int("jobs", SweepRequest{}.jobs, 1, kMaxJobs,
                "points replayed at once (one process each)")
@@ -255,6 +263,7 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.mechanism = flags.get_string("mechanism");
   req.platform = flags.get_string("platform");
   req.sets = flags.get_all("set");
+  req.scaling = *parse_scaling(flags.get_string("scaling"));  // the flag admits weak|strong only
   for (const std::string& p : flags.get_all("param")) {
     Result<SweepParam> sp = parse_sweep_param(p);
     if (!sp.ok()) return fail(err, sp.error());
@@ -380,7 +389,8 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (!base) {
       return fail(err, make_error("--sensitivity " + sens + ": not among the replayed mechanisms"));
     }
-    Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes);
+    Result<Prepared> p =
+        prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
     if (!p.ok()) return fail(err, p.error());
     Result<std::vector<Sensitivity>> s = sensitivities(*p, *sens_mech, base->end_to_end_ns);
     if (!s.ok()) return fail(err, s.error());

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -95,10 +96,13 @@ struct Measured {
 
 // ReplayInput: the whole run.
 struct ReplayInput {
-  std::string name;                   ///< for tables (trace file stem).
-  std::string platform_hint;          ///< preset the trace names (parameter "platform"), or "".
-  std::string gpu_model;              ///< GPU name the trace records ("NVIDIA H200"), or "".
-  std::string topology_text;          ///< `nvidia-smi topo -m` as recorded, or "".
+  std::string name;           ///< for tables (trace file stem).
+  std::string platform_hint;  ///< preset the trace names (parameter "platform"), or "".
+  std::string gpu_model;      ///< GPU name the trace records ("NVIDIA H200"), or "".
+  std::string topology_text;  ///< `nvidia-smi topo -m` as recorded, or "".
+  /// The trace's run parameters in order (workload and its sizes: the
+  /// workload model's traffic, sim/workload_model.h).
+  std::vector<std::pair<std::string, std::string>> parameters;
   std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
   uint32_t num_gpus = 0;
   std::vector<IterationInput> iterations;

@@ -552,6 +552,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
   if (!md.gpus.empty()) in.gpu_model = md.gpus.front().model;
   in.topology_text = md.machine.topology;
+  in.parameters = md.parameters;
   if (auto sl = md.parameter("slice_size")) {
     Result<double> v = parse_quantity(*sl, Unit::kSizeBytes);
     if (!v.ok()) return make_error(path + ": parameter slice_size: " + v.error().message);

@@ -1,0 +1,265 @@
+// sim/workload_model.cc — workload model, strong scaling and roofline
+// rescaling of a traced workload (workload_model.h, docs/scaling.md).
+#include "sim/workload_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "common/number.h"
+#include "common/table.h"
+
+namespace xferlab::sim {
+
+const char* scaling_name(Scaling s) {
+  return s == Scaling::kStrong ? "strong" : "weak";
+}
+
+Result<Scaling> parse_scaling(std::string_view text) {
+  if (text == "weak") return Scaling::kWeak;
+  if (text == "strong") return Scaling::kStrong;
+  return make_error("--scaling '" + std::string(text) + "': expected weak or strong");
+}
+
+const char* pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::kAllGather: return "all-gather";
+    case Pattern::kBroadcast: return "broadcast";
+    case Pattern::kOther: return "other";
+  }
+  return "?";
+}
+
+const char* bound_name(Bound b) {
+  return b == Bound::kMemory ? "memory-bound" : "compute-bound";
+}
+
+namespace {
+
+// param: a numeric run parameter, or `fallback` when absent or not a number.
+double param(const std::vector<std::pair<std::string, std::string>>& ps, const std::string& key,
+             double fallback) {
+  for (const auto& [k, v] : ps) {
+    if (k != key) continue;
+    Result<int64_t> i = parse_int(v);
+    return i.ok() ? static_cast<double>(*i) : fallback;
+  }
+  return fallback;
+}
+
+std::string text(const std::vector<std::pair<std::string, std::string>>& ps,
+                 const std::string& key) {
+  for (const auto& [k, v] : ps) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+}  // namespace
+
+Traffic traffic(const std::vector<std::pair<std::string, std::string>>& ps) {
+  // Bytes per output row of each kernel (native/proact/kernels.cu); gathers
+  // of 4-B values are counted at 4 B (an L2 hit or a lower bound). Defaults
+  // are proact's flag defaults (proact_main.cc) for traces that omit them.
+  const std::string w = text(ps, "workload");
+  if (w == "micro")
+    return {1, "micro: writes 16 B per thread, loads nothing (1 B per output byte)"};
+  if (w == "jacobi") {
+    const double k = param(ps, "jacobi-half-band", 8);
+    return {
+        (4 * (2 * k + 1) + 8) / 4,
+        "jacobi: per 4-B row, band (2k+1) x 4 B + x 4 B + write 4 B, k = " + format_number(k, 3)};
+  }
+  if (w == "pagerank" || w == "sssp") {
+    const double e = param(ps, "edge-factor", 16);
+    // pagerank: offsets 8 B, per in-edge src 4 + pr 4 + out-degree 4; sssp:
+    // offsets 8 B + own distance 4 B, per in-edge src 4 + distance 4.
+    const bool pr = w == "pagerank";
+    return {((pr ? 8.0 : 12.0) + e * (pr ? 12 : 8) + 4) / 4,
+            w + ": per 4-B row, offsets + " + (pr ? "12" : "8") + " B per in-edge + write 4 B, " +
+                format_number(e, 3) + " in-edges per row"};
+  }
+  if (w == "als") {
+    constexpr double kRank = 16;  // math::kAlsRank
+    const double users = param(ps, "als-users", 1 << 21), items = param(ps, "als-items", 1 << 17),
+                 per_user = param(ps, "als-per-user", 32);
+    // A user step and an item step each visit every rating once (column 4 B,
+    // rating 4 B, the other side's factor row 4R B) and read + write each
+    // row's factors (2 x 4R B); output 4R B per row.
+    const double ratings = users * per_user;
+    return {(2 * ratings * (8 + 4 * kRank) + (users + items) * 8 * kRank) /
+                ((users + items) * 4 * kRank),
+            "als: per rating 8 B + a 64-B factor row in each step, per row 2 x 64 B, "
+            "averaged over the user and item steps"};
+  }
+  return {1, (w.empty() ? std::string("unknown workload") : "workload '" + w + "'") +
+                 ": output bytes only (a lower bound on HBM traffic)"};
+}
+
+Result<WorkloadModel> workload_model(const ReplayInput& in, const hw_model::GpuConfig* trace_gpu) {
+  WorkloadModel m;
+  m.traced_gpus = in.num_gpus;
+  std::map<uint32_t, bool> producing;
+  double kernel_ns = 0, kernel_bytes = 0, chunk_bytes = 0, writers = 0;
+  size_t kernels = 0;
+  for (const IterationInput& it : in.iterations) {
+    double iteration_bytes = 0;
+    for (const KernelInput& k : it.kernels) {
+      double bytes = 0;
+      for (const ChunkInput& c : k.chunks) {
+        bytes += static_cast<double>(c.size_bytes);
+        chunk_bytes += static_cast<double>(c.size_bytes);
+        writers += c.writers;
+      }
+      if (bytes <= 0) continue;
+      producing[k.gpu] = true;
+      iteration_bytes += bytes;
+      kernel_ns += k.duration_ns, kernel_bytes += bytes, ++kernels;
+      const uint64_t all = in.num_gpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << in.num_gpus) - 1;
+      const uint64_t peers = all & ~(k.gpu < 64 ? uint64_t{1} << k.gpu : 0);
+      if (k.dest_mask != 0 && in.num_gpus <= 64 && k.dest_mask != peers) {
+        std::ostringstream mask;
+        mask << std::hex << k.dest_mask;
+        m.pattern = Pattern::kOther;
+        m.pattern_why = "GPU " + std::to_string(k.gpu) + " sends to mask 0x" + mask.str() +
+                        ", not to every other GPU";
+      }
+    }
+    m.output_bytes = std::max(m.output_bytes, iteration_bytes);
+  }
+  if (kernels == 0) return make_error(in.name + ": no producer kernel writes chunks");
+  m.producers = static_cast<uint32_t>(producing.size());
+  if (m.pattern != Pattern::kOther && m.producers == 1 && in.num_gpus > 1) {
+    m.pattern = Pattern::kBroadcast;
+  } else if (m.pattern != Pattern::kOther && m.producers < in.num_gpus) {
+    m.pattern = Pattern::kOther;
+    m.pattern_why =
+        std::to_string(m.producers) + " of " + std::to_string(in.num_gpus) + " GPUs produce";
+  }
+  m.compute_ns = kernel_ns / static_cast<double>(kernels);
+  m.ns_per_output_byte = kernel_bytes > 0 ? kernel_ns / kernel_bytes : 0;
+  m.bytes_per_cta = writers > 0 ? chunk_bytes / writers : 0;
+  m.traffic = traffic(in.parameters);
+  if (trace_gpu && m.compute_ns > 0) {
+    const double per_producer = kernel_bytes / static_cast<double>(kernels);
+    m.hbm_fraction = per_producer * m.traffic.hbm_bytes_per_output_byte /
+                     trace_gpu->memory_bw_bytes_per_s / (m.compute_ns * 1e-9);
+    m.bound = m.hbm_fraction >= kMemoryBoundFraction ? Bound::kMemory : Bound::kCompute;
+  }
+  return m;
+}
+
+Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& model,
+                                 uint32_t num_gpus) {
+  if (model.pattern == Pattern::kOther) {
+    return make_error(in.name + ": --scaling strong: " + model.pattern_why +
+                      "; strong scaling knows all-gather (every GPU produces, every GPU needs "
+                      "all) and broadcast (one GPU produces) only");
+  }
+  ReplayInput out = in;
+  out.num_gpus = num_gpus;
+  for (IterationInput& it : out.iterations) {
+    std::vector<KernelInput> src;
+    double total = 0;
+    for (KernelInput& k : it.kernels) {
+      double bytes = 0;
+      for (const ChunkInput& c : k.chunks) bytes += static_cast<double>(c.size_bytes);
+      if (bytes <= 0) continue;
+      total += bytes;
+      src.push_back(std::move(k));
+    }
+    it.kernels.clear();
+    if (src.empty()) continue;
+    if (model.pattern == Pattern::kBroadcast) {
+      src.front().dest_mask = 0;
+      it.kernels.push_back(std::move(src.front()));
+      continue;
+    }
+    const double share = total / num_gpus;
+    for (uint32_t g = 0; g < num_gpus; ++g) {
+      const KernelInput& s = src[g % src.size()];
+      std::vector<ChunkInput> order = s.chunks;
+      std::stable_sort(order.begin(), order.end(), [](const ChunkInput& a, const ChunkInput& b) {
+        return a.ready_ns < b.ready_ns;
+      });
+      double source_bytes = 0;
+      for (const ChunkInput& c : order) source_bytes += static_cast<double>(c.size_bytes);
+      KernelInput k;
+      k.gpu = g;
+      k.begin_ns = s.begin_ns;
+      k.dest_mask = 0;
+      // Whole bytes: the shares add up to the region (the last GPU takes the rest).
+      const uint64_t want = static_cast<uint64_t>(std::llround(share * (g + 1))) -
+                            static_cast<uint64_t>(std::llround(share * g));
+      uint64_t have = 0;
+      double last_ready = 0;
+      for (uint64_t rep = 0; have < want; ++rep) {
+        const double shift = static_cast<double>(rep) * s.duration_ns;
+        for (const ChunkInput& c : order) {
+          if (have >= want) break;
+          ChunkInput n = c;
+          n.size_bytes = std::min<uint64_t>(c.size_bytes, want - have);
+          n.first_write_ns += shift;
+          n.ready_ns += shift;
+          have += n.size_bytes;
+          last_ready = n.ready_ns;
+          k.chunks.push_back(n);
+        }
+      }
+      k.duration_ns =
+          std::max(s.duration_ns * static_cast<double>(want) / source_bytes, last_ready);
+      it.kernels.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
+ComputeRescale roofline_rescale(const WorkloadModel& model, const hw_model::GpuConfig* trace_gpu,
+                                const std::string& trace_source, const hw_model::GpuConfig& target,
+                                const std::string& target_source) {
+  ComputeRescale r;
+  if (!trace_gpu) {
+    r.line = "compute: not rescaled (the trace records no GPU model)";
+    return r;
+  }
+  const bool memory = model.bound == Bound::kMemory;
+  const double from = memory ? trace_gpu->memory_bw_bytes_per_s
+                             : static_cast<double>(trace_gpu->sm_count) * trace_gpu->clock_hz;
+  const double to = memory ? target.memory_bw_bytes_per_s
+                           : static_cast<double>(target.sm_count) * target.clock_hz;
+  r.time_factor = from / to;
+  const bool same = trace_gpu->memory_bw_bytes_per_s == target.memory_bw_bytes_per_s &&
+                    trace_gpu->sm_count == target.sm_count &&
+                    trace_gpu->clock_hz == target.clock_hz;
+  if (same) return r;
+  auto describe = [&](const hw_model::GpuConfig& g) {
+    return memory ? format_number(g.memory_bw_bytes_per_s / 1e9, 4) + " GB/s"
+                  : std::to_string(g.sm_count) + " SMs x " + format_number(g.clock_hz / 1e9, 4) +
+                        " GHz";
+  };
+  r.line = "compute: " + std::string(bound_name(model.bound)) + " (HBM traffic " +
+           format_number(100 * model.hbm_fraction, 3) + "% of the roofline; " + model.traffic.how +
+           "); time x " + format_number(r.time_factor, 4) + " = " +
+           (memory ? "HBM bandwidth" : "SMs x clock") + " ratio " + describe(*trace_gpu) + " (" +
+           trace_source + ") / " + describe(target) + " (" + target_source + ")";
+  return r;
+}
+
+ReplayInput scale_compute(const ReplayInput& in, double factor) {
+  if (factor == 1) return in;
+  ReplayInput out = in;
+  for (IterationInput& it : out.iterations) {
+    for (KernelInput& k : it.kernels) {
+      k.begin_ns *= factor;
+      k.duration_ns *= factor;
+      for (ChunkInput& c : k.chunks) {
+        c.first_write_ns *= factor;
+        c.ready_ns *= factor;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace xferlab::sim

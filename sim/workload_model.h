@@ -1,0 +1,117 @@
+// sim/workload_model.h — what re-partitioning a traced workload needs
+// (docs/scaling.md): how much it produces per iteration, how long its compute
+// takes, the HBM traffic that compute moves per output byte and so whether
+// its time follows HBM bandwidth or SM throughput; strong scaling of a trace
+// to N GPUs and the roofline rescaling of its compute to another GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "hw_model/platform.h"
+#include "sim/replay_input.h"
+
+namespace xferlab::sim {
+
+// Scaling: what `--gpus N` keeps fixed.
+enum class Scaling {
+  kWeak,    ///< the work per GPU: every GPU replays a traced GPU's compute.
+  kStrong,  ///< the problem: each GPU computes 1/N of the traced total.
+};
+inline constexpr Scaling kDefaultScaling = Scaling::kWeak;
+
+// scaling_name: "weak", "strong"; parse_scaling: the inverse (one-line error).
+const char* scaling_name(Scaling s);
+Result<Scaling> parse_scaling(std::string_view text);
+
+// Pattern: who produces and who needs it, as the trace shows it.
+enum class Pattern {
+  kAllGather,  ///< every GPU produces a part of the region, every GPU needs all of it.
+  kBroadcast,  ///< one GPU produces the region, every other GPU needs it (micro).
+  kOther,      ///< anything else (a subset of producers or of destinations): not scalable.
+};
+const char* pattern_name(Pattern p);
+
+// Bound: what a kernel's time follows (roofline).
+enum class Bound { kMemory, kCompute };
+const char* bound_name(Bound b);
+
+// kMemoryBoundFraction: a kernel whose HBM traffic at peak bandwidth takes at
+// least this fraction of its measured time is memory-bound: its time then
+// follows HBM bandwidth more than SM throughput (the roofline's ridge).
+inline constexpr double kMemoryBoundFraction = 0.5;
+
+// Traffic: HBM bytes the producer kernel moves per byte it writes, from the
+// workload's kernel (native/proact/kernels.cu) and the trace's parameters.
+struct Traffic {
+  double hbm_bytes_per_output_byte = 1;  ///< 1 = the output only (unknown workload).
+  std::string how;                       ///< the formula, for the output and docs.
+};
+
+// traffic: for proact's workloads (trace parameter `workload` and its sizes);
+// other traces get the output bytes only, a lower bound, said in `how`.
+Traffic traffic(const std::vector<std::pair<std::string, std::string>>& parameters);
+
+// WorkloadModel: the traced workload, per iteration.
+struct WorkloadModel {
+  Pattern pattern = Pattern::kAllGather;
+  std::string pattern_why;   ///< kOther: what the trace shows, for the error.
+  uint32_t traced_gpus = 0;  ///< GPUs of the trace.
+  uint32_t producers = 0;    ///< GPUs that ran a producer kernel.
+  double output_bytes = 0;   ///< the region: bytes produced per iteration, all producers.
+  double compute_ns = 0;     ///< mean producer-kernel duration (compute-only timeline).
+  double bytes_per_cta = 0;  ///< output bytes per writer CTA (chunk bytes / writers).
+  /// Compute per output byte of one producer (compute_ns / its bytes): the
+  /// model is linear in the work, T(W) = W x ns_per_output_byte.
+  double ns_per_output_byte = 0;
+  Traffic traffic;
+  /// HBM traffic per producer per iteration at the trace GPU's bandwidth,
+  /// over compute_ns; 0 when the trace's GPU is unknown.
+  double hbm_fraction = 0;
+  Bound bound = Bound::kCompute;
+};
+
+// workload_model: from a compute-only input (separate_data_generation) and
+// the [gpu] of the GPU it was measured on (nullptr: unknown, then bound is
+// kCompute and hbm_fraction 0). An input whose GPUs produce but not all
+// (more than one, fewer than all) or send to a subset of peers has pattern
+// kOther, which strong_scale does not take. Error: no kernel writes chunks.
+Result<WorkloadModel> workload_model(const ReplayInput& input,
+                                     const hw_model::GpuConfig* trace_gpu);
+
+// strong_scale: the fixed problem on `num_gpus` GPUs, by the pattern.
+// All-gather: GPU g computes 1/num_gpus of the region with the timeline of
+// source GPU (g mod producers): it keeps the source's chunks in ready order
+// until its share of bytes (the source's stream repeated back to back when
+// the share exceeds it), each at its traced time (a CTA takes as long as
+// traced; fewer CTAs run), and its kernel takes share / source bytes of the
+// source's duration (compute linear in the work), at least its last chunk's
+// ready time. Broadcast: the producer keeps its whole kernel. Every chunk
+// goes to every other GPU. At the trace's own GPU count an input whose
+// producers made equal parts is returned unchanged. Pattern kOther: error.
+Result<ReplayInput> strong_scale(const ReplayInput& input, const WorkloadModel& model,
+                                 uint32_t num_gpus);
+
+// ComputeRescale: a trace's compute replayed on another GPU.
+struct ComputeRescale {
+  double time_factor = 1;  ///< kernel and chunk times are multiplied by it.
+  std::string line;        ///< what was used, for the output ("" when 1 and same GPU).
+};
+
+// roofline_rescale: memory-bound: trace HBM bandwidth / target's; compute-
+// bound: trace SMs x clock / target's. `trace_gpu` nullptr: factor 1, the
+// line says the trace records no GPU model.
+ComputeRescale roofline_rescale(const WorkloadModel& model, const hw_model::GpuConfig* trace_gpu,
+                                const std::string& trace_gpu_source,
+                                const hw_model::GpuConfig& target_gpu,
+                                const std::string& target_source);
+
+// scale_compute: every kernel's begin, duration and chunk times x factor
+// (host gaps between iterations unchanged).
+ReplayInput scale_compute(const ReplayInput& input, double factor);
+
+}  // namespace xferlab::sim
