@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs measurement sets on a GPU machine from the repository root, after
 # tools/gpu_bundle.sh built dist/ here and dist/ was carried there:
-#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | xray | nvswitch | halo_detail | heldout | scaling
+#   tools/gpu_campaign.sh OUT_DIR PART...     PART: bench | halo | proact | validation | xray | nvswitch | halo_detail | heldout | scaling | robust
 # (xray: native/proact/run_xray.sh, X-ray CT with every mechanism + UM for every workload;
 # nvswitch: the 4-/8-GPU set of native/run_scale.sh, one call of <= 10 minutes;
 # heldout: native/proact/run_heldout.sh, 2-GPU agent grid the simulator never saw, <= 8 minutes;
-# scaling: native/proact/run_scaling.sh, 1 GPU, workloads at 1/1..1/16 of their size, < 3 minutes)
+# scaling: native/proact/run_scaling.sh, 1 GPU, workloads at 1/1..1/16 of their size, < 3 minutes;
+# robust: native/proact/run_robust.sh, issue #21's run-time guards on 1 GPU, < 3 minutes)
 # (halo_detail: the 2-GPU halo/GPUDirect Async set only, baseline/stream/stacked and host/sa/ki at
 # 200^3/400^3/800^3 and the 16/32/64 boxes, whose traces the halo replay fits, < 4 minutes)
 # Each part's run script writes CSVs, compact traces and provenance into
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/gpu_campaign.sh OUT_DIR PART...}
 shift
-[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout, scaling)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout, scaling, robust)" >&2; exit 2; }
 [ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
 source dist/env.sh
 export CUDA_MODULE_LOADING=EAGER
@@ -33,7 +34,8 @@ for part in "$@"; do
     nvswitch) script=native/run_scale.sh ;;
     heldout) script=native/proact/run_heldout.sh ;;
     scaling) script=native/proact/run_scaling.sh ;;
-    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout, scaling)" >&2; exit 2 ;;
+    robust) script=native/proact/run_robust.sh ;;
+    *) echo "gpu_campaign: unknown part '$part' (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout, scaling, robust)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
   echo "=== $part: $script"

@@ -13,6 +13,7 @@
 #include "common/number.h"
 #include "common/table.h"
 #include "native/cuda_check.h"
+#include "native/halo/gpu_sharing.h"
 #include "native/halo/halo_context.h"
 #include "native/mpi_check.h"
 
@@ -107,20 +108,9 @@ void add_trace_tables(traces::Metadata& md, const HaloContext& c) {
   md.set_parameter("messages", msgs.str());
 }
 
-}  // namespace
-
-int halo_main(int argc, char** argv, const std::string& program,
-              const std::vector<Variant>& extra) {
-  xferlab::native::use_eager_module_loading();  // persistent kernels wait on the host.
-  std::vector<Variant> variants = builtin_variants();
-  variants.insert(variants.end(), extra.begin(), extra.end());
-  std::vector<std::string> names;
-  for (const Variant& v : variants) names.push_back(v.name);
-
-  xferlab::FlagSet f(program,
-                     "3D halo exchange over MPI (Comb layout, 27-point, periodic) with "
-                     "host-driven and notification-driven variants; run under mpirun.");
-  f.add_string("variant", "baseline", names, "exchange strategy")
+// declare_flags: the program's flags (docs/cli.md is generated from them).
+void declare_flags(xferlab::FlagSet& f, const std::vector<std::string>& variant_names) {
+  f.add_string("variant", "baseline", variant_names, "exchange strategy")
       .add_string("paper", "", {},
                   "paper size by global cube edge: 200 | 400 | 800 (split 4x4x4; "
                   "each rank gets that per-rank block)")
@@ -135,10 +125,199 @@ int halo_main(int argc, char** argv, const std::string& program,
       .add_size("stacked-long", "4096", 8, 1e12, "stacked: messages this large use all CTAs")
       .add_bool("verify", true, "check every ghost cell after every exchange")
       .add_int("gpus", 0, 0, 1024, "expected GPUs per node (0: any); a mismatch is an error")
-      .add_bool("share-gpus", true, "allow more ranks than GPUs per node (device = rank % GPUs)")
+      .add_bool("share-gpus", true,
+                "allow more ranks than GPUs per node (device = rank % GPUs); stacked needs it "
+                "given explicitly (its ranks would take turns on a GPU)")
       .add_string("csv", "", {}, "append the timer table (rank 0) to this CSV file")
       .add_string("trace-dir", "", {}, "write one trace per rank into this directory")
       .add_string("label", "", {}, "size label in the CSV and trace names (default: per-rank)");
+}
+
+RunOptions run_options(const xferlab::FlagSet& f) {
+  RunOptions opt;
+  opt.variant = f.get_string("variant");
+  opt.warmup_iterations = static_cast<int>(f.get_int("warmup"));
+  opt.iterations = static_cast<int>(f.get_int("iterations"));
+  opt.timeout_ns = static_cast<uint64_t>(f.get_time_ns("timeout"));
+  opt.stacked_long_bytes = static_cast<int64_t>(f.get_size("stacked-long"));
+  opt.verify = f.get_bool("verify");
+  return opt;
+}
+
+// NodeGpus: this rank's view of its node's GPUs.
+struct NodeGpus {
+  int gpus = 0;    ///< visible on this node.
+  int device = 0;  ///< this rank's GPU (local rank % gpus).
+};
+
+// check_node_gpus: GPU checks differ per node: each rank decides (the same
+// on every rank of a node), then all agree in one collective every rank
+// reaches, before anything can wait on a peer. On failure the node's first
+// rank prints the one line and the value is the exit code for every rank;
+// 0: go on, with `out` filled.
+int check_node_gpus(const xferlab::FlagSet& f, const std::string& program, const Variant& variant,
+                    NodeGpus& out) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm node;
+  XF_MPI_CHECK(
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  int local_rank = 0, local_size = 0;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_size(node, &local_size);
+  MPI_Comm_free(&node);
+  std::string local_error, warning;
+  int local_code = 0;
+  const cudaError_t cerr = cudaGetDeviceCount(&out.gpus);
+  if (cerr != cudaSuccess || out.gpus == 0) {
+    local_error = std::string("no CUDA device (") +
+                  (cerr == cudaSuccess ? "0 devices" : cudaGetErrorString(cerr)) + ")";
+    local_code = 1;
+  } else if (f.get_int("gpus") != 0 && f.get_int("gpus") != out.gpus) {
+    local_error = "expected " + std::to_string(f.get_int("gpus")) + " GPUs (--gpus) but found " +
+                  std::to_string(out.gpus);
+    local_code = 2;
+  } else {
+    const Result<std::string> sharing =
+        decide_gpu_sharing({local_size, out.gpus, variant.name, variant.occupies_gpu,
+                            f.get_bool("share-gpus"), f.was_set("share-gpus")});
+    if (!sharing.ok()) {
+      local_error = sharing.error().message;
+      local_code = sharing.error().exit_code();
+    } else {
+      warning = *sharing;
+    }
+  }
+  int worst = 0;
+  XF_MPI_CHECK(MPI_Allreduce(&local_code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  if (local_rank == 0 && local_code != 0)
+    std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, local_error.c_str());
+  if (worst != 0) return worst;
+  if (local_rank == 0 && !warning.empty())
+    std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, warning.c_str());
+  out.device = local_rank % out.gpus;
+  return 0;
+}
+
+// make_recorder: --trace-dir: one recorder per rank with the run's metadata.
+std::unique_ptr<xferlab::native::TraceRecorder> make_recorder(const xferlab::FlagSet& f,
+                                                              const std::string& program,
+                                                              const Decomposition& d, int rank,
+                                                              int size, int device, int argc,
+                                                              char** argv) {
+  if (f.get_string("trace-dir").empty()) return nullptr;
+  xferlab::native::TraceRecorderOptions ropt;
+  ropt.gpu_ids = {static_cast<uint16_t>(rank)};
+  auto r = xferlab::native::TraceRecorder::create({device}, ropt);
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, r.error().message.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  std::unique_ptr<xferlab::native::TraceRecorder> recorder = std::move(*r);
+  recorder->set_producer(program, argc, argv);
+  recorder->metadata().machine.mpi = xferlab::native::mpi_library_version();
+  for (const auto& [k, v] : f.values()) recorder->metadata().set_parameter(k, v);
+  recorder->metadata().set_parameter("rank", std::to_string(rank));
+  recorder->metadata().set_parameter("ranks", std::to_string(size));
+  recorder->metadata().set_parameter("device", std::to_string(device));
+  recorder->metadata().set_parameter("decomposition", d.describe());
+  if (!recorder->sync_clocks().ok())
+    std::fprintf(stderr, "%s: rank %d: clock sync failed\n", program.c_str(), rank);
+  return recorder;
+}
+
+// run_loops: warm-up, then the timed iterations; returns the wall time of
+// the timed ones (ns). Faults and verification failures abort the run.
+double run_loops(HaloContext& ctx, VariantRunner& runner, xferlab::native::TraceRecorder* recorder,
+                 int rank) {
+  const RunOptions& opt = ctx.options;
+  uint32_t t = 0;
+  for (int i = 0; i < opt.warmup_iterations; ++i) runner.iteration(t++);
+  runner.drain();
+  ctx.collect_verify_times();
+  ctx.check_fault();
+  ctx.check_verification();
+  XF_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+  ctx.timing = true;
+  const uint64_t start = xferlab::native::host_steady_ns();
+  for (int i = 0; i < opt.iterations; ++i) {
+    if (recorder) recorder->record_host(traces::EventKind::kIteration, 0, rank, 0, t, 0, 0);
+    runner.iteration(t++);
+  }
+  ctx.phase_begin(Phase::kTotal);
+  runner.drain();
+  ctx.phase_end(Phase::kTotal);
+  const double wall_ns = static_cast<double>(xferlab::native::host_steady_ns() - start);
+  ctx.timing = false;
+  ctx.collect_verify_times();
+  ctx.check_fault();
+  ctx.check_verification();
+  return wall_ns;
+}
+
+// report: per-rank averages per iteration, reduced over ranks (every rank
+// takes part); rank 0 prints the table and appends it to --csv.
+void report(const xferlab::FlagSet& f, const HaloContext& ctx, const VariantRunner& runner,
+            const std::string& variant, const std::string& label, int rank, int size, int gpus,
+            double wall_ns) {
+  const int iterations = ctx.options.iterations;
+  Table table({{"variant"},
+               {"size"},
+               {"ranks"},
+               {"gpus_per_node"},
+               {"iterations"},
+               {"phase"},
+               {"min_ns", 6},
+               {"avg_ns", 6},
+               {"max_ns", 6}});
+  auto add = [&](const std::string& phase, double per_rank) {
+    auto r = reduce3(per_rank, size);
+    table.add_row({variant, label, int64_t{size}, int64_t{gpus}, int64_t{iterations}, phase, r[0],
+                   r[1], r[2]});
+  };
+  for (int p = 0; p < kNumPhases; ++p) {
+    const Phase phase = static_cast<Phase>(p);
+    if (!ctx.phase_measured(phase)) continue;
+    add(phase_name(phase), static_cast<double>(ctx.phase_ns()[p]) / iterations);
+  }
+  add("iteration_wall", wall_ns / iterations);
+  for (const auto& [name, value] : runner.extra_metrics()) add(name, value);
+  if (rank != 0) return;
+  table.write_text(std::cout);
+  const std::string csv = f.get_string("csv");
+  if (csv.empty()) return;
+  std::ifstream existing(csv);
+  const bool has_header = existing.good() && existing.peek() != std::ifstream::traits_type::eof();
+  std::ostringstream text;
+  table.write_csv(text);
+  std::string body = text.str();
+  if (has_header) body = body.substr(body.find('\n') + 1);
+  std::ofstream(csv, std::ios::app) << body;
+}
+
+void write_trace(xferlab::native::TraceRecorder& recorder, const std::string& program,
+                 const std::string& path, int rank) {
+  if (!recorder.sync_clocks().ok())
+    std::fprintf(stderr, "%s: rank %d: clock sync failed\n", program.c_str(), rank);
+  Status st = recorder.write(path);
+  if (!st.ok())
+    std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, st.error().message.c_str());
+}
+
+}  // namespace
+
+int halo_main(int argc, char** argv, const std::string& program,
+              const std::vector<Variant>& extra) {
+  xferlab::native::use_eager_module_loading();  // persistent kernels wait on the host.
+  std::vector<Variant> variants = builtin_variants();
+  variants.insert(variants.end(), extra.begin(), extra.end());
+  std::vector<std::string> names;
+  for (const Variant& v : variants) names.push_back(v.name);
+
+  xferlab::FlagSet f(program,
+                     "3D halo exchange over MPI (Comb layout, 27-point, periodic) with "
+                     "host-driven and notification-driven variants; run under mpirun.");
+  declare_flags(f, names);
   if (!xferlab::native::launched_by_mpirun()) {
     std::fprintf(stderr, "%s: not started by an MPI launcher (run: mpirun -np N %s ...)\n",
                  program.c_str(), program.c_str());
@@ -152,6 +331,9 @@ int halo_main(int argc, char** argv, const std::string& program,
   }
   auto spec = spec_from_flags(f);
   if (!spec.ok()) return fail_all(program, spec.error().message, 2, false);
+  const Variant* variant = nullptr;
+  for (const Variant& v : variants)
+    if (v.name == f.get_string("variant")) variant = &v;
 
   int provided = 0;
   XF_MPI_CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
@@ -160,155 +342,34 @@ int halo_main(int argc, char** argv, const std::string& program,
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   auto decomposition = Decomposition::make(*spec, size);
   if (!decomposition.ok()) return fail_all(program, decomposition.error().message, 2, true);
-
-  // GPU checks differ per node: each rank decides, then all agree (one
-  // collective every rank reaches) before anything can wait on a peer.
-  MPI_Comm node;
-  XF_MPI_CHECK(
-      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-  int local_rank = 0, local_size = 0;
-  MPI_Comm_rank(node, &local_rank);
-  MPI_Comm_size(node, &local_size);
-  MPI_Comm_free(&node);
-  int gpus = 0;
-  std::string local_error;
-  int local_code = 0;
-  cudaError_t cerr = cudaGetDeviceCount(&gpus);
-  if (cerr != cudaSuccess || gpus == 0) {
-    local_error = std::string("no CUDA device (") +
-                  (cerr == cudaSuccess ? "0 devices" : cudaGetErrorString(cerr)) + ")";
-    local_code = 1;
-  } else if (f.get_int("gpus") != 0 && f.get_int("gpus") != gpus) {
-    local_error = "expected " + std::to_string(f.get_int("gpus")) + " GPUs (--gpus) but found " +
-                  std::to_string(gpus);
-    local_code = 2;
-  } else if (!f.get_bool("share-gpus") && local_size > gpus) {
-    local_error = std::to_string(local_size) + " ranks on this node but only " +
-                  std::to_string(gpus) + " GPUs (--share-gpus=false)";
-    local_code = 2;
-  }
-  int worst = 0;
-  XF_MPI_CHECK(MPI_Allreduce(&local_code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-  if (worst != 0) {
-    if (local_code != 0)
-      std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, local_error.c_str());
+  NodeGpus node;
+  if (const int code = check_node_gpus(f, program, *variant, node); code != 0) {
     MPI_Finalize();
-    return worst;
+    return code;
   }
-  const int device = local_rank % gpus;
-  XF_CUDA_CHECK(cudaSetDevice(device));
+  XF_CUDA_CHECK(cudaSetDevice(node.device));
 
-  RunOptions opt;
-  opt.variant = f.get_string("variant");
-  opt.warmup_iterations = static_cast<int>(f.get_int("warmup"));
-  opt.iterations = static_cast<int>(f.get_int("iterations"));
-  opt.timeout_ns = static_cast<uint64_t>(f.get_time_ns("timeout"));
-  opt.stacked_long_bytes = static_cast<int64_t>(f.get_size("stacked-long"));
-  opt.verify = f.get_bool("verify");
+  const RunOptions opt = run_options(f);
   const Decomposition& d = *decomposition;
   const std::string label =
       f.get_string("label").empty() ? int3_text(d.per_rank_cells()) : f.get_string("label");
-
-  std::unique_ptr<xferlab::native::TraceRecorder> recorder;
-  const std::string trace_dir = f.get_string("trace-dir");
-  if (!trace_dir.empty()) {
-    xferlab::native::TraceRecorderOptions ropt;
-    ropt.gpu_ids = {static_cast<uint16_t>(rank)};
-    auto r = xferlab::native::TraceRecorder::create({device}, ropt);
-    if (!r.ok()) {
-      std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, r.error().message.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    recorder = std::move(*r);
-    recorder->set_producer(program, argc, argv);
-    recorder->metadata().machine.mpi = xferlab::native::mpi_library_version();
-    for (const auto& [k, v] : f.values()) recorder->metadata().set_parameter(k, v);
-    recorder->metadata().set_parameter("rank", std::to_string(rank));
-    recorder->metadata().set_parameter("ranks", std::to_string(size));
-    recorder->metadata().set_parameter("device", std::to_string(device));
-    recorder->metadata().set_parameter("decomposition", d.describe());
-    if (!recorder->sync_clocks().ok())
-      std::fprintf(stderr, "%s: rank %d: clock sync failed\n", program.c_str(), rank);
-  }
-
-  const Variant* variant = nullptr;
-  for (const Variant& v : variants)
-    if (v.name == opt.variant) variant = &v;
-  HaloContext ctx(d, rank, device, opt, recorder.get());
+  std::unique_ptr<xferlab::native::TraceRecorder> recorder =
+      make_recorder(f, program, d, rank, size, node.device, argc, argv);
+  HaloContext ctx(d, rank, node.device, opt, recorder.get());
   if (recorder) add_trace_tables(recorder->metadata(), ctx);
   std::unique_ptr<VariantRunner> runner = variant->make(ctx);
   if (rank == 0) {
     std::printf("%s: variant %s, %s, %d ranks, %d GPU(s) per node, %d messages per rank\n",
-                program.c_str(), variant->name.c_str(), d.describe().c_str(), size, gpus,
+                program.c_str(), variant->name.c_str(), d.describe().c_str(), size, node.gpus,
                 ctx.num_messages());
   }
-
-  uint32_t t = 0;
-  for (int i = 0; i < opt.warmup_iterations; ++i) runner->iteration(t++);
-  runner->drain();
-  ctx.collect_verify_times();
-  ctx.check_fault();
-  ctx.check_verification();
-  XF_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-  ctx.timing = true;
-  const uint64_t start = xferlab::native::host_steady_ns();
-  for (int i = 0; i < opt.iterations; ++i) {
-    if (recorder) recorder->record_host(traces::EventKind::kIteration, 0, rank, 0, t, 0, 0);
-    runner->iteration(t++);
-  }
-  ctx.phase_begin(Phase::kTotal);
-  runner->drain();
-  ctx.phase_end(Phase::kTotal);
-  const double wall_ns = static_cast<double>(xferlab::native::host_steady_ns() - start);
-  ctx.timing = false;
-  ctx.collect_verify_times();
-  ctx.check_fault();
-  ctx.check_verification();
-
-  // Report: per-rank averages per iteration, reduced over ranks.
-  Table table({{"variant"},
-               {"size"},
-               {"ranks"},
-               {"gpus_per_node"},
-               {"iterations"},
-               {"phase"},
-               {"min_ns", 6},
-               {"avg_ns", 6},
-               {"max_ns", 6}});
-  auto add = [&](const std::string& phase, double per_rank) {
-    auto r = reduce3(per_rank, size);
-    table.add_row({variant->name, label, int64_t{size}, int64_t{gpus}, int64_t{opt.iterations},
-                   phase, r[0], r[1], r[2]});
-  };
-  for (int p = 0; p < kNumPhases; ++p) {
-    const Phase phase = static_cast<Phase>(p);
-    if (!ctx.phase_measured(phase)) continue;
-    add(phase_name(phase), static_cast<double>(ctx.phase_ns()[p]) / opt.iterations);
-  }
-  add("iteration_wall", wall_ns / opt.iterations);
-  for (const auto& [name, value] : runner->extra_metrics()) add(name, value);
-  if (rank == 0) {
-    table.write_text(std::cout);
-    const std::string csv = f.get_string("csv");
-    if (!csv.empty()) {
-      std::ifstream existing(csv);
-      const bool has_header =
-          existing.good() && existing.peek() != std::ifstream::traits_type::eof();
-      std::ostringstream text;
-      table.write_csv(text);
-      std::string body = text.str();
-      if (has_header) body = body.substr(body.find('\n') + 1);
-      std::ofstream(csv, std::ios::app) << body;
-    }
-  }
+  const double wall_ns = run_loops(ctx, *runner, recorder.get(), rank);
+  report(f, ctx, *runner, variant->name, label, rank, size, node.gpus, wall_ns);
   if (recorder) {
-    if (!recorder->sync_clocks().ok())
-      std::fprintf(stderr, "%s: rank %d: clock sync failed\n", program.c_str(), rank);
-    const std::string path =
-        trace_dir + "/" + variant->name + "_" + label + "_rank" + std::to_string(rank) + ".xft";
-    Status st = recorder->write(path);
-    if (!st.ok())
-      std::fprintf(stderr, "%s: rank %d: %s\n", program.c_str(), rank, st.error().message.c_str());
+    write_trace(*recorder, program,
+                f.get_string("trace-dir") + "/" + variant->name + "_" + label + "_rank" +
+                    std::to_string(rank) + ".xft",
+                rank);
   }
   runner.reset();
   XF_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));

@@ -69,6 +69,7 @@ struct Variant {
   std::string name;
   std::string summary;
   std::function<std::unique_ptr<VariantRunner>(HaloContext&)> make;
+  bool occupies_gpu = false;  ///< one cooperative kernel on every SM: ranks cannot share a GPU.
 };
 
 // HaloContext: per-rank state shared by every variant.

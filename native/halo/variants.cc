@@ -245,7 +245,8 @@ std::vector<Variant> builtin_variants() {
       {"stream", "persistent pack/unpack kernels on two streams, flags in pinned memory",
        [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Notification(c, false)); }},
       {"stacked", "one cooperative persistent kernel on all SMs, flags in pinned memory",
-       [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Notification(c, true)); }},
+       [](HaloContext& c) { return std::unique_ptr<VariantRunner>(new Notification(c, true)); },
+       /*occupies_gpu=*/true},
   };
 }
 

@@ -49,22 +49,26 @@ __device__ __forceinline__ bool traced_copy(const DeviceRegion& r, uint64_t n) {
 }
 
 // wait_ready: spin (acquire loads) until chunk c is ready in this epoch.
-// Returns false after timeout_ns (and reports the chunk).
-__device__ __forceinline__ bool wait_ready(const DeviceRegion& r, uint32_t c, uint64_t start_ns,
-                                           uint64_t timeout_ns) {
+// The deadline is per wait: timeout_ns counted from the first poll that found
+// the chunk not ready (so a long step whose chunks keep coming passes, however
+// long it is), and the clock is read on every poll (so any timeout above the
+// %globaltimer resolution fires). The host-mapped error word costs a PCIe
+// read: it is checked every kErrorPollInterval polls. Returns false on
+// timeout (reporting the chunk) or when another agent already gave up.
+constexpr uint32_t kErrorPollInterval = 64;
+__device__ __forceinline__ bool wait_ready(const DeviceRegion& r, uint32_t c, uint64_t timeout_ns) {
   cuda::atomic_ref<uint32_t, cuda::thread_scope_device> ready(r.ready[c]);
-  uint32_t polls = 0;
-  while (ready.load(cuda::memory_order_acquire) != r.epoch) {
-    if (++polls % 256 == 0) {
-      if (r.error->code != 0) return false;  // another agent gave up: stop too.
-      if (native::globaltimer_ns() - start_ns > timeout_ns) {
-        detail::set_error(r, kAgentTimeout, c, ready.load(cuda::memory_order_relaxed));
-        return false;
-      }
-    }
+  if (ready.load(cuda::memory_order_acquire) == r.epoch) return true;
+  const uint64_t start_ns = native::globaltimer_ns();
+  for (uint32_t polls = 1;; ++polls) {
     __nanosleep(32);
+    if (ready.load(cuda::memory_order_acquire) == r.epoch) return true;
+    if (native::globaltimer_ns() - start_ns > timeout_ns) {
+      detail::set_error(r, kAgentTimeout, c, ready.load(cuda::memory_order_relaxed));
+      return false;
+    }
+    if (polls % kErrorPollInterval == 0 && r.error->code != 0) return false;
   }
-  return true;
 }
 
 __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
@@ -74,11 +78,10 @@ __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
   const uint64_t slices = r.chunk_bytes / p.slice_bytes;
   const uint64_t items = (p.end_chunk - p.first_chunk) * slices;
   if (blockIdx.x == 0 && threadIdx.x == 0) native::record_kernel_begin(r.trace, p.kernel_id, 1);
-  uint64_t start_ns = native::globaltimer_ns();
   for (uint64_t item = warp; item < items; item += warps) {
     const uint32_t c = p.first_chunk + static_cast<uint32_t>(item / slices);
     int ok = 1;
-    if (lane == 0) ok = wait_ready(r, c, start_ns, p.timeout_ns);
+    if (lane == 0) ok = wait_ready(r, c, p.timeout_ns);
     ok = __shfl_sync(0xffffffffu, ok, 0);
     if (!ok) break;
     __syncwarp();  // orders lane 0's acquire before the other lanes' loads.
@@ -95,7 +98,6 @@ __global__ void polling_agent_kernel(DeviceRegion r, AgentParams p) {
       native::record_transfer_end(r.trace, id, r.peer_mask, p.slice_bytes,
                                   TransferMechanism::kPolling, static_cast<uint16_t>(warp));
     }
-    start_ns = native::globaltimer_ns();  // the deadline bounds the wait for one chunk.
   }
   if (r.trace.enabled) {  // every warp is done (or gave up): the last CTA traces the end.
     __syncthreads();
@@ -136,10 +138,9 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
   uint32_t phase[2] = {0, 0};
   uint32_t prev_id = 0, k = 0;
   bool prev_rec = false;
-  uint64_t start_ns = native::globaltimer_ns();
   for (uint64_t item = blockIdx.x; item < items; item += gridDim.x, ++k) {
     const uint32_t c = p.first_chunk + static_cast<uint32_t>(item / slices);
-    if (!wait_ready(r, c, start_ns, p.timeout_ns)) break;
+    if (!wait_ready(r, c, p.timeout_ns)) break;
     // The producer's generic-proxy writes must be visible to the async proxy.
     asm volatile("fence.proxy.async.global;" ::: "memory");
     const uint64_t offset = c * r.chunk_bytes + (item % slices) * p.slice_bytes;
@@ -176,7 +177,6 @@ __global__ void tma_agent_kernel(DeviceRegion r, AgentParams p) {
     }
     prev_id = id;
     prev_rec = rec;
-    start_ns = native::globaltimer_ns();
   }
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
   if (k > 0 && prev_rec) {

@@ -13,8 +13,8 @@ namespace xferlab::proact {
 // launch_polling_agent: a persistent kernel of `threads` threads (warps are the
 // copy units) on `stream` that waits for chunks [first_chunk, end_chunk) to
 // become ready (ready == r.epoch) and copies each to every peer with 16-B
-// stores, in slices of p.slice_bytes. Exits when all are copied, or after
-// p.timeout_ns without the awaited chunk becoming ready (error in r.error).
+// stores, in slices of p.slice_bytes. Exits when all are copied, or when one
+// wait for a chunk lasted p.timeout_ns (error in r.error).
 void launch_polling_agent(const DeviceRegion& r, const AgentParams& p, uint32_t threads,
                           cudaStream_t stream);
 

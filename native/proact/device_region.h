@@ -64,7 +64,7 @@ struct AgentParams {
   uint32_t first_chunk = 0;
   uint32_t end_chunk = 0;
   uint64_t slice_bytes = 0;  ///< copy unit per warp (SM) or CTA (TMA); divides chunk_bytes.
-  uint64_t timeout_ns = 0;   ///< give up (and report) after this long without progress.
+  uint64_t timeout_ns = 0;   ///< give up (and report) after waiting this long for one chunk.
   uint32_t kernel_id = 0;
 };
 

@@ -2,6 +2,7 @@
 #include "native/proact/graph.h"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "native/proact/workload_math.h"
@@ -41,6 +42,22 @@ void build_csr(uint32_t rows, const std::vector<uint32_t>& row_of,
   }
 }
 
+// draw_rmat_edge: edge e of the R-MAT graph (labels scrambled).
+void draw_rmat_edge(uint64_t e, int scale, uint64_t seed, uint32_t& src, uint32_t& dst) {
+  uint64_t h = math::splitmix64(seed * 0x2545f4914f6cdd1dull + e);
+  uint32_t u = 0, v = 0;
+  for (int level = 0; level < scale; ++level) {
+    h = math::splitmix64(h);
+    const float p = math::unit_float(h);
+    // quadrants a=0.57 (0,0), b=0.19 (0,1), c=0.19 (1,0), d=0.05 (1,1)
+    const uint32_t bu = p >= 0.76f, bv = (p >= 0.57f && p < 0.76f) || p >= 0.95f;
+    u = (u << 1) | bu;
+    v = (v << 1) | bv;
+  }
+  src = scramble_vertex(u, scale, seed);
+  dst = scramble_vertex(v, scale, seed);
+}
+
 }  // namespace
 
 uint32_t scramble_vertex(uint32_t v, int scale, uint64_t seed) {
@@ -56,26 +73,24 @@ uint32_t scramble_vertex(uint32_t v, int scale, uint64_t seed) {
   return static_cast<uint32_t>(x);
 }
 
+double estimate_rmat_seconds(int scale, int edge_factor, uint64_t seed) {
+  constexpr uint64_t kSample = 1u << 16;
+  const uint64_t m = (uint64_t{1} << scale) * static_cast<uint64_t>(edge_factor);
+  const uint64_t n = std::min(m, kSample);
+  std::vector<uint32_t> src(n), dst(n);
+  const auto t0 = std::chrono::steady_clock::now();
+  parallel_for(n, [&](uint64_t e) { draw_rmat_edge(e, scale, seed, src[e], dst[e]); });
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return s * static_cast<double>(m) / static_cast<double>(n);
+}
+
 Result<RmatGraph> make_rmat(int scale, int edge_factor, uint64_t seed) {
   if (scale < 1 || scale > 30) return make_error("--graph-scale must be in 1..30");
   if (edge_factor < 1 || edge_factor > 256) return make_error("--edge-factor must be in 1..256");
   const uint32_t n = 1u << scale;
   const uint64_t m = uint64_t{n} * edge_factor;
   std::vector<uint32_t> src(m), dst(m);
-  parallel_for(m, [&](uint64_t e) {
-    uint64_t h = math::splitmix64(seed * 0x2545f4914f6cdd1dull + e);
-    uint32_t u = 0, v = 0;
-    for (int level = 0; level < scale; ++level) {
-      h = math::splitmix64(h);
-      const float p = math::unit_float(h);
-      // quadrants a=0.57 (0,0), b=0.19 (0,1), c=0.19 (1,0), d=0.05 (1,1)
-      const uint32_t bu = p >= 0.76f, bv = (p >= 0.57f && p < 0.76f) || p >= 0.95f;
-      u = (u << 1) | bu;
-      v = (v << 1) | bv;
-    }
-    src[e] = scramble_vertex(u, scale, seed);
-    dst[e] = scramble_vertex(v, scale, seed);
-  });
+  parallel_for(m, [&](uint64_t e) { draw_rmat_edge(e, scale, seed, src[e], dst[e]); });
   RmatGraph g;
   g.hub = scramble_vertex(0, scale, seed);
   g.out_degree.assign(n, 0);

@@ -34,6 +34,11 @@ struct RmatGraph {
 // rows cannot balance.
 Result<RmatGraph> make_rmat(int scale, int edge_factor, uint64_t seed);
 
+// estimate_rmat_seconds: expected wall time of make_rmat's edge drawing on
+// this machine, extrapolated from drawing a 64 Ki-edge sample (the CSR build
+// and sort add to it).
+double estimate_rmat_seconds(int scale, int edge_factor, uint64_t seed);
+
 // Ratings: users x items sparse matrix, by user (csr) and by item (its transpose).
 struct Ratings {
   uint32_t users = 0;

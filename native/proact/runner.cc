@@ -29,6 +29,21 @@ uint32_t region_mode(Mechanism m) {
     default: return 0;
   }
 }
+
+// time_text: "1 us", "250 ms", "5 s" (the --timeout the message names).
+std::string time_text(uint64_t ns) {
+  char buf[32];
+  const double v = static_cast<double>(ns);
+  if (ns < 1000)
+    std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
+  else if (ns < 1000000)
+    std::snprintf(buf, sizeof buf, "%g us", v / 1e3);
+  else if (ns < 1000000000)
+    std::snprintf(buf, sizeof buf, "%g ms", v / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%g s", v / 1e9);
+  return buf;
+}
 }  // namespace
 
 Runner::Runner(Workload& workload, RunnerOptions options)
@@ -266,9 +281,9 @@ Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool trac
                                 std::to_string(ri) + ", chunk " + std::to_string(e.chunk);
       switch (e.code) {
         case kAgentTimeout:
-          return make_runtime_error(where + " never became ready within " +
-                                    std::to_string(options_.timeout_ns / 1000000) +
-                                    " ms: the transfer agent timed out");
+          return make_runtime_error(where + " was not ready after the agent waited --timeout " +
+                                    time_text(options_.timeout_ns) +
+                                    " for it: the transfer agent timed out");
         case kCounterUnderflow:
           return make_runtime_error(where + ": more decrements than writers (mapping error)");
         default:
@@ -440,6 +455,9 @@ Result<RunResult> Runner::run(const RunConfig& c, const std::string& trace_path)
       const uint32_t grown =
           native::grown_trace_capacity(rec->needed_capacity_events(), kMaxTraceCapacity);
       if (grown == 0) break;  // cannot hold it: the trace says what was lost.
+      std::fprintf(stderr, " [trace: %llu events did not fit %u per GPU; tracing again with %u]",
+                   static_cast<unsigned long long>(rec->lost_events()), to.device_capacity_events,
+                   grown);
       to.device_capacity_events = grown;
     }
     if (rec->lost_events() > 0) {
