@@ -10,7 +10,7 @@ int fail(std::ostream& err, const Error& e) {
 }
 
 std::optional<int> parse_command_flags(FlagSet& flags, const Args& args, std::ostream& out,
-                                       std::ostream& err) {
+                                       std::ostream& err, const std::string& more_help) {
   Result<bool> r = flags.parse(args);
   if (!r.ok()) {
     // "xferlab replay" -> "replay: ..."
@@ -19,7 +19,7 @@ std::optional<int> parse_command_flags(FlagSet& flags, const Args& args, std::os
     return fail(err, make_error(command + ": " + r.error().message));
   }
   if (!*r) {
-    out << flags.help();
+    out << flags.help() << more_help;
     return kExitOk;
   }
   return std::nullopt;

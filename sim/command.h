@@ -34,10 +34,10 @@ int fail(std::ostream& err, const Error& e);
 
 // parse_command_flags: `args` into `flags` (declared with program
 // "xferlab COMMAND"). nullopt to go on; otherwise the exit code: 0 after
-// printing the generated help on `out`, 2 after a one-line error
-// "xferlab: COMMAND: PROBLEM" on `err`.
+// printing the generated help (then `more_help`) on `out`, 2 after a one-line
+// error "xferlab: COMMAND: PROBLEM" on `err`.
 std::optional<int> parse_command_flags(FlagSet& flags, const Args& args, std::ostream& out,
-                                       std::ostream& err);
+                                       std::ostream& err, const std::string& more_help = "");
 
 // version_string: "xferlab VERSION (rev REVISION)".
 std::string version_string();

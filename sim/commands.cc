@@ -1,10 +1,9 @@
-// sim/commands.cc — registers the subcommands implemented across sim/,
-// hw_model/ and traces/.
+// sim/commands.cc — registers the `xferlab` subcommands (all in sim/).
 #include "sim/commands.h"
 
 #include "sim/model_commands.h"
 #include "sim/replay_command.h"
-#include "traces/trace_command.h"
+#include "sim/trace_command.h"
 
 namespace xferlab::cli {
 
@@ -16,7 +15,7 @@ std::span<const Command> commands() {
       {"explain", "where the simulated time goes: critical path by cause, parameter elasticities",
        sim::run_explain},
       {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
-      {"trace", "inspect, check, export (Perfetto) and generate trace files", traces::run_trace},
+      {"trace", "inspect, check, export (Perfetto) and generate trace files", sim::run_trace},
       {"link", sim::kLinkSummary, sim::run_link},
       {"platform", sim::kPlatformSummary, sim::run_platform},
       {"calibrate", sim::kCalibrateSummary, sim::run_calibrate},

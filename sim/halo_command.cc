@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/flags.h"
+#include "common/number.h"
 #include "common/table.h"
 #include "common/units.h"
 #include "hw_model/link_model.h"
@@ -26,10 +28,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kHaloMeasuredSource = "trace_iterations";
 constexpr const char* kTracePlatform = "h200x2_nvlink4";  // the committed traces' machine
 
-int fail(std::ostream& err, const Error& e) {
-  err << "xferlab: " << e.message << "\n";
-  return e.exit_code();
-}
+constexpr int64_t kMaxHaloRanks = 1 << 20;
+
+using cli::fail;
 
 // Case: one run (all ranks) and its workload.
 struct Case {
@@ -162,78 +163,67 @@ HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g,
   return interpolate(fam[hi - 1].w, fam[hi].w, g, trace_rates());
 }
 
+// parse_rank_counts: "--ranks 8" or "--ranks 8,64,512" (empty: none given).
+Result<std::vector<int>> parse_rank_counts(const std::string& text) {
+  std::vector<int> counts;
+  std::stringstream ss(text);
+  for (std::string item; !text.empty() && std::getline(ss, item, ',');) {
+    Result<int64_t> n = parse_int(item);
+    if (!n.ok() || *n < 1 || *n > kMaxHaloRanks) {
+      return make_error("replay: --ranks '" + item + "': expected an integer 1.." +
+                        std::to_string(kMaxHaloRanks));
+    }
+    counts.push_back(static_cast<int>(*n));
+  }
+  return counts;
+}
+
+HaloMode halo_mode(const std::string& text) {
+  if (text == "hw-doorbell") return HaloMode::kHwDoorbell;
+  if (text == "nic") return HaloMode::kNic;
+  return HaloMode::kMeasured;
+}
+
 }  // namespace
 
+FlagSet halo_replay_flags() {
+  FlagSet f("xferlab replay",
+            "Halo-exchange and GPUDirect Async traces (halo_exchange, gdasync_bench;\n"
+            "docs/halo_sim.md) replay on the task-graph core, at the trace's geometry or\n"
+            "rescaled to --ranks.");
+  f.set_positionals("HALO_TRACE", 1, 1, "a halo or GDA rank-0 trace")
+      .add_string("ranks", "", {},
+                  "rank count(s) to rescale to, e.g. 8,64,512 (default: the trace's)")
+      .add_int("ranks-per-node", 0, 0, kMaxHaloRanks,
+               "ranks sharing a node's NICs (0: the trace's, or the platform's when rescaled)")
+      .add_string("platform", kTracePlatform, {}, "platform preset (network and NICs)")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format")
+      .add_string("model", "replay", {"replay", "kmodel"},
+                  "task-graph replay, or the paper's analytic k-model")
+      .add_string("mode", "measured", {"measured", "hw-doorbell", "nic"},
+                  "GDA doorbell as measured, rung by hardware, or by the NIC")
+      .add_string("variant", "", {},
+                  "another variant traced beside it, or all (default: the trace's)")
+      .add_string("graph", "reduced", {"reduced", "fine"},
+                  "reduced: node 0 alone when nodes tile the rank grid (exact); fine: every rank");
+  return f;
+}
+
 int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  std::string trace, platform = kTracePlatform, format_text = "table", model = "replay",
-                     mode_text = "measured", variant_sel;
-  std::vector<int> rank_counts;
-  int per_node = 0;
-  std::string graph_text = "reduced";
-  const std::vector<std::string> known = {"--ranks", "--ranks-per-node", "--platform", "--format",
-                                          "--model", "--mode",           "--variant",  "--graph"};
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.size() < 2 || a[0] != '-') {
-      if (!trace.empty()) return fail(err, make_error("replay: expected one TRACE"));
-      trace = a;
-      continue;
-    }
-    if (std::find(known.begin(), known.end(), a) == known.end()) {
-      return fail(err, make_error("replay: unknown option '" + a + "' for a halo trace" +
-                                  did_you_mean(a, known)));
-    }
-    if (i + 1 >= args.size())
-      return fail(err, make_error("replay: option " + a + " needs a value"));
-    const std::string v = args[++i];
-    auto count = [&](const std::string& text, int* dst) -> Status {
-      char* e = nullptr;
-      const long n = std::strtol(text.c_str(), &e, 10);
-      if (text.empty() || *e != '\0' || n < 1 || n > 1 << 20) {
-        return make_error(a + " '" + text + "': expected an integer 1.." + std::to_string(1 << 20));
-      }
-      *dst = static_cast<int>(n);
-      return Status::Ok();
-    };
-    Status st = Status::Ok();
-    if (a == "--ranks") {  // one count or a comma-separated list
-      std::stringstream ss(v);
-      for (std::string item; std::getline(ss, item, ',');) {
-        int n = 0;
-        st = count(item, &n);
-        if (!st.ok()) break;
-        rank_counts.push_back(n);
-      }
-    }
-    if (a == "--ranks-per-node") st = count(v, &per_node);
-    if (!st.ok()) return fail(err, st.error());
-    if (a == "--platform") platform = v;
-    if (a == "--format") format_text = v;
-    if (a == "--model") model = v;
-    if (a == "--mode") mode_text = v;
-    if (a == "--variant") variant_sel = v;
-    if (a == "--graph") graph_text = v;
-  }
-  if (graph_text != "reduced" && graph_text != "fine") {
-    return fail(err, make_error("--graph '" + graph_text + "': expected reduced or fine"));
-  }
-  const HaloDetail detail = graph_text == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
-  Result<OutputFormat> format = parse_output_format(format_text);
-  if (!format.ok()) return fail(err, format.error());
-  if (model != "replay" && model != "kmodel") {
-    return fail(err, make_error("--model '" + model + "': expected replay or kmodel"));
-  }
-  HaloMode mode;
-  if (mode_text == "measured") {
-    mode = HaloMode::kMeasured;
-  } else if (mode_text == "hw-doorbell") {
-    mode = HaloMode::kHwDoorbell;
-  } else if (mode_text == "nic") {
-    mode = HaloMode::kNic;
-  } else {
-    return fail(err,
-                make_error("--mode '" + mode_text + "': expected measured, hw-doorbell or nic"));
-  }
+  FlagSet flags = halo_replay_flags();
+  if (std::optional<int> rc = cli::parse_command_flags(flags, args, out, err)) return *rc;
+  const std::string trace = flags.positionals()[0];
+  const std::string platform = flags.get_string("platform");
+  const std::string model = flags.get_string("model");
+  const std::string variant_sel = flags.get_string("variant");
+  const int per_node = static_cast<int>(flags.get_int("ranks-per-node"));
+  const HaloDetail detail =
+      flags.get_string("graph") == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
+  const HaloMode mode = halo_mode(flags.get_string("mode"));
+  const OutputFormat format = parse_output_format(flags.get_string("format")).value();
+  Result<std::vector<int>> ranks_given = parse_rank_counts(flags.get_string("ranks"));
+  if (!ranks_given.ok()) return fail(err, ranks_given.error());
+  std::vector<int> rank_counts = *ranks_given;
   Result<Case> c = load_case(trace);
   if (!c.ok()) return fail(err, c.error());
   Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform);
@@ -322,7 +312,8 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
         continue;
       }
       if ((mode == HaloMode::kNic && !gda) || (mode == HaloMode::kHwDoorbell && gda)) {
-        err << "replay: --mode " << mode_text << " does not apply to " << v << "; skipped\n";
+        err << "replay: --mode " << flags.get_string("mode") << " does not apply to " << v
+            << "; skipped\n";
         continue;
       }
       std::string data_from;
@@ -348,7 +339,7 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
         data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
                      std::to_string(g.ranks()) + " ranks; nodes are its translates)";
       }
-      table.add_row({v, std::string("replay"), mode_text, int64_t{g.ranks()},
+      table.add_row({v, std::string("replay"), flags.get_string("mode"), int64_t{g.ranks()},
                      int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000,
                      p->pack_ns / 1000, p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
                      same ? cs.run.total_ns() / 1000 : kNaN, data_from,
@@ -356,7 +347,7 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
                      std::string(same ? kHaloMeasuredSource : "")});
     }
   }
-  table.write(out, *format);
+  table.write(out, format);
   return cli::kExitOk;
 }
 

@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "common/result.h"
 #include "common/table.h"
 #include "sim/command.h"
 
 namespace xferlab::sim {
+
+// halo_replay_flags: the flags of `xferlab replay HALO_TRACE` (its --help is
+// appended to replay's).
+FlagSet halo_replay_flags();
 
 // run_halo_replay: `xferlab replay HALO_TRACE [--ranks N] ...` (args as given
 // to replay; the first positional is a halo trace).

@@ -78,12 +78,7 @@ static FlagSet replay_flags() {
   FlagSet f("xferlab replay",
             "Replays TRACE on a platform preset with each transfer mechanism (memcpy, inline,\n"
             "polling, cdp, hardware, infinite) and prints simulated vs measured times.\n"
-            "Halo / GPUDirect Async traces (halo_exchange, gdasync_bench; docs/halo_sim.md):\n"
-            "  xferlab replay HALO_TRACE [--ranks N] [--ranks-per-node K] [--variant V|all]\n"
-            "         [--model replay|kmodel] [--mode measured|hw-doorbell|nic] [--platform P]\n"
-            "         [--graph reduced|fine] [--format table|csv|json]\n"
-            "  (--graph fine: every rank's tasks even when the nodes are translates of\n"
-            "  node 0; reduced, the default, then simulates node 0 alone, exactly)");
+            "Halo / GPUDirect Async traces take other flags (below).");
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
@@ -98,7 +93,9 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
     return run_halo_replay(args, out, err);
   }
   FlagSet flags = replay_flags();
-  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
+  if (std::optional<int> rc =
+          parse_command_flags(flags, args, out, err, "\n" + halo_replay_flags().help()))
+    return *rc;
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req = replay_request(flags);

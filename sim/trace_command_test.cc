@@ -1,7 +1,7 @@
 // Tests for `xferlab trace` on generated traces: each tool's output, the
 // checker's findings on a broken trace, determinism of the generator, and the
 // Perfetto export validated against the Chrome trace-event format rules.
-#include "traces/trace_command.h"
+#include "sim/trace_command.h"
 
 #include <gtest/gtest.h>
 
@@ -19,8 +19,10 @@
 #include "traces/reader.h"
 #include "traces/writer.h"
 
-namespace xferlab::traces {
+namespace xferlab::sim {
 namespace {
+
+using namespace traces;
 
 std::string temp_path(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -328,4 +330,4 @@ TEST(TraceCommandUsage, OneLineErrorsExitTwo) {
 }
 
 }  // namespace
-}  // namespace xferlab::traces
+}  // namespace xferlab::sim
