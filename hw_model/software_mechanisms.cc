@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace xferlab::hw_model {
 namespace {
@@ -114,6 +115,48 @@ double SoftwareMechanisms::tma_copy_bw_bytes_per_s(double chunk_bytes) const {
   const double slice = chunk_bytes > 0 ? std::min(config_.agent_slice_bytes, chunk_bytes)
                                        : config_.agent_slice_bytes;
   return ctas * slice / (config_.tma_slice_turnaround_ns * 1e-9);
+}
+
+int64_t SoftwareMechanisms::agent_workers(bool tma) const {
+  const auto warp = static_cast<int64_t>(kWarpThreads);
+  if (tma) return std::max<int64_t>(1, config_.transfer_threads / warp);
+  return (config_.transfer_threads + warp - 1) / warp;
+}
+
+std::vector<AgentGroup> static_agent_schedule(int64_t workers, int64_t chunks,
+                                              int64_t slices_per_chunk) {
+  if (workers < 1 || chunks < 1 || slices_per_chunk < 1) return {};
+  const int64_t items = chunks * slices_per_chunk;
+  const int64_t used = std::min(workers, items);  // workers beyond the items stay idle
+  // Key: a worker's sequence of (chunk, slices); value: how many workers share it.
+  std::map<std::vector<std::pair<uint32_t, int64_t>>, int64_t> groups;
+  std::vector<std::pair<uint32_t, int64_t>> seq;
+  for (int64_t w = 0; w < used; ++w) {
+    seq.clear();
+    for (int64_t i = w; i < items; i += workers) {
+      const auto c = static_cast<uint32_t>(i / slices_per_chunk);
+      if (!seq.empty() && seq.back().first == c) {
+        ++seq.back().second;
+      } else {
+        seq.emplace_back(c, 1);
+      }
+    }
+    ++groups[seq];
+  }
+  std::vector<AgentGroup> out;
+  out.reserve(groups.size());
+  for (const auto& [s, n] : groups) {
+    AgentGroup g{n, {}};
+    g.items.reserve(s.size());
+    for (auto [c, k] : s) g.items.push_back(AgentItem{c, k});
+    out.push_back(std::move(g));
+  }
+  // Map order is by sequence; order the groups by their first chunk instead
+  // (stable and readable: group 0 starts with chunk 0).
+  std::stable_sort(out.begin(), out.end(), [](const AgentGroup& a, const AgentGroup& b) {
+    return a.items.front().chunk < b.items.front().chunk;
+  });
+  return out;
 }
 
 double SoftwareMechanisms::sm_copy_bw_bytes_per_s() const {

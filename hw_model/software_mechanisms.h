@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 #include "hw_model/link_model.h"
@@ -64,6 +65,33 @@ struct ChunkCost {
   WireBytes wire;  ///< wire bytes of the chunk on the link.
 };
 
+// AgentItem: `slices` consecutive slices of chunk `chunk` (program order:
+// the chunk's position in the GPU's region) that each worker of a group
+// copies before it moves on.
+struct AgentItem {
+  uint32_t chunk = 0;
+  int64_t slices = 0;
+};
+
+// AgentGroup: `workers` workers that visit the same chunks in the same order.
+struct AgentGroup {
+  int64_t workers = 0;
+  std::vector<AgentItem> items;
+};
+
+// static_agent_schedule: how PROACT's polling agents (native/proact/agents.cu)
+// hand out work: worker w (a warp of the polling agent, a CTA of the TMA
+// agent) of `workers` copies items w, w + workers, w + 2·workers, ... in
+// that order, item i being slice i mod S of chunk i / S (S =
+// slices_per_chunk); it waits for each item's chunk to be ready. So a chunk
+// that is ready late holds up every later chunk of the workers it falls to,
+// and a chunk is copied by min(S, workers) workers at once. Workers with the
+// same sequence are returned as one group (W a multiple of S: W/S groups of
+// S workers; S a multiple of W: one group of all W). Deterministic, O(chunks
+// × S).
+std::vector<AgentGroup> static_agent_schedule(int64_t workers, int64_t chunks,
+                                              int64_t slices_per_chunk);
+
 class SoftwareMechanisms {
  public:
   // create: `notification` gives the CDP child launch latency
@@ -84,6 +112,12 @@ class SoftwareMechanisms {
 
   // sm_copy_bw_bytes_per_s: transfer_threads × per-thread rate (before link limits).
   double sm_copy_bw_bytes_per_s() const;
+
+  // agent_workers: the agent's units of static work distribution
+  // (static_agent_schedule): the polling agent's warps, ⌈transfer_threads /
+  // 32⌉ (proact launches CTAs of up to 256 threads), or the TMA agent's
+  // 32-thread CTAs, max(1, ⌊transfer_threads / 32⌋), one issuing thread each.
+  int64_t agent_workers(bool tma) const;
 
   // chunk: cost of moving one `chunk_bytes` chunk to one peer over `links`
   // links. Polling and CDP copy with contiguous SM stores (full lines);

@@ -66,6 +66,61 @@ TEST(SoftwareMechanisms, TmaRateFollowsCtasAndSlice) {
   EXPECT_FALSE(SoftwareMechanisms::create(c).ok());
 }
 
+// Total slices copied, over all groups and their workers.
+int64_t slices_copied(const std::vector<AgentGroup>& groups) {
+  int64_t n = 0;
+  for (const AgentGroup& g : groups) {
+    for (const AgentItem& i : g.items) n += g.workers * i.slices;
+  }
+  return n;
+}
+
+TEST(SoftwareMechanisms, StaticScheduleGroupsWorkersBySequence) {
+  // 128 warps, 16 slices per chunk (256 KiB chunks, 16 KiB slices): 8 groups
+  // of 16 warps; group g copies chunks g, g + 8, ... one slice per warp.
+  std::vector<AgentGroup> g = static_agent_schedule(128, 128, 16);
+  ASSERT_EQ(g.size(), 8u);
+  for (size_t i = 0; i < g.size(); ++i) {
+    EXPECT_EQ(g[i].workers, 16);
+    ASSERT_EQ(g[i].items.size(), 16u);
+    EXPECT_EQ(g[i].items[0].chunk, i);
+    EXPECT_EQ(g[i].items[1].chunk, i + 8);
+    EXPECT_EQ(g[i].items[1].slices, 1);
+  }
+  // Chunks larger than all workers' slices: one group, each warp takes 4
+  // slices of every chunk (16 MiB chunks, 256 warps).
+  g = static_agent_schedule(256, 16, 1024);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].workers, 256);
+  EXPECT_EQ(g[0].items.size(), 16u);
+  EXPECT_EQ(g[0].items[3].slices, 4);
+  // More workers than items: the extra ones stay idle.
+  g = static_agent_schedule(256, 4, 1);
+  EXPECT_EQ(g.size(), 4u);
+  EXPECT_EQ(slices_copied(g), 4);
+  // Neither divides the other: 3 workers, 2 slices per chunk, 3 chunks:
+  // w0 = (c0 s0, c1 s1), w1 = (c0 s1, c2 s0), w2 = (c1 s0, c2 s1).
+  g = static_agent_schedule(3, 3, 2);
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_EQ(g[0].items[0].chunk, 0u);
+  EXPECT_EQ(g[2].items[0].chunk, 1u);
+  EXPECT_EQ(slices_copied(g), 6);
+  EXPECT_EQ(slices_copied(static_agent_schedule(96, 50, 64)), 50 * 64);
+  EXPECT_TRUE(static_agent_schedule(0, 4, 1).empty());
+}
+
+TEST(SoftwareMechanisms, AgentWorkers) {
+  SoftwareConfig c;
+  c.transfer_threads = 4096;
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_workers(false), 128);  // warps
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_workers(true), 128);   // 32-thread CTAs
+  c.transfer_threads = 100;  // one CTA of 100 threads: 4 warps (the last partial)
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_workers(false), 4);
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_workers(true), 3);
+  c.transfer_threads = 16;
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_workers(true), 1);
+}
+
 TEST(SoftwareMechanisms, InlineWireDependsOnCoalescing) {
   SoftwareMechanisms s = *SoftwareMechanisms::create(SoftwareConfig{});
   WriteCoalescer c = *WriteCoalescer::create(CoalescingConfig{});

@@ -82,9 +82,9 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (in->measured && in->measured->mechanism == Mechanism::kPolling && in->agent_threads) {
     all_sets.push_back("software.transfer_threads=" + std::to_string(*in->agent_threads));
   }
-  // The TMA agent copies one slice per CTA: its unit is the chunk when smaller.
+  // The agents copy in slices (a warp's or TMA CTA's unit): the chunk when smaller.
   const bool tma = in->measured && in->measured->trace_mechanism == "polling_tma";
-  if (tma) {
+  if (in->measured && in->measured->mechanism == Mechanism::kPolling) {
     double chunk = 0;
     for (const IterationInput& it : in->iterations) {
       for (const KernelInput& k : it.kernels) {
@@ -104,6 +104,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   if (!m.ok()) return m.error();
   if (tma && m->costs.tma_copy_bw_bytes_per_s > 0) {
     m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
+    m->costs.agent_workers = m->costs.tma_agent_workers;
   }
   Prepared p{separate_data_generation(*in, *m), *m, preset, "", all_sets};
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {

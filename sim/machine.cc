@@ -63,10 +63,13 @@ Status MechanismCosts::validate() const {
   if (copy_engines < 1 || memcpy_streams < 0) {
     return make_error("machine: copy engines must be >= 1 and memcpy streams >= 0");
   }
+  if (agent_workers < 1 || tma_agent_workers < 1) {
+    return make_error("machine: agent workers must be >= 1");
+  }
   for (double v :
        {memcpy_issue_ns, memcpy_stream_gap_ns, copy_engine_bw_bytes_per_s, inline_store_bytes,
-        agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s, cdp_launch_ns,
-        cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
+        agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s, agent_slice_bytes,
+        cdp_launch_ns, cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
   }
   if (Status s = counter_unit.validate(); !s.ok()) {
@@ -196,7 +199,10 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
   c.polling_sm_share = sw->compute_slowdown(hw::Mechanism::kPolling, shape);
   c.polling_period_ns = p.software.poll_period_ns;
   c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
+  c.agent_workers = sw->agent_workers(false);
+  c.agent_slice_bytes = p.software.agent_slice_bytes;
   c.tma_copy_bw_bytes_per_s = sw->tma_copy_bw_bytes_per_s(p.software.agent_slice_bytes);
+  c.tma_agent_workers = sw->agent_workers(true);
   c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
   c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();

@@ -79,10 +79,16 @@ struct MechanismCosts {
   double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
   double polling_period_ns = 0;            ///< agent's poll loop period.
   double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput; 0 = link-bound.
+  /// The agent's workers (SoftwareMechanisms::agent_workers: warps), which
+  /// take slices of agent_slice_bytes statically (hw_model::static_agent_schedule);
+  /// each copies at polling_copy_bw / agent_workers.
+  int64_t agent_workers = 1;
+  double agent_slice_bytes = 0;  ///< a worker's copy unit; 0 = the whole chunk.
   /// The TMA variant's copy throughput (SoftwareMechanisms::tma_copy_bw_bytes_per_s
-  /// at software.agent_slice); 0 = not modelled apart. Replaces polling's
-  /// rate for polling_tma traces (sim/api.cc, prepare).
+  /// at software.agent_slice) and workers (its CTAs); 0 = not modelled apart.
+  /// Replace polling's for polling_tma traces (sim/api.cc, prepare).
   double tma_copy_bw_bytes_per_s = 0;
+  int64_t tma_agent_workers = 1;
   // Decoupled CDP.
   double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).
   double cdp_launch_interval_ns = 0;   ///< launches of one GPU serialize this far apart; 0 = none.

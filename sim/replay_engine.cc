@@ -14,6 +14,7 @@
 #include <optional>
 #include <simgrid/s4u.hpp>
 
+#include "hw_model/software_mechanisms.h"
 #include "sim/isolated.h"
 #include "sim/simgrid_platform.h"
 
@@ -358,41 +359,76 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
 }
 
 // polling: a persistent agent takes polling_sm_share of the SMs (the kernel
-// dilates by 1/(1-share)), sees a ready chunk at its next poll and copies it
-// to every destination at its copy throughput.
+// dilates by 1/(1-share)). Its workers (warps; the TMA variant's CTAs) take
+// slices statically (hw_model::static_agent_schedule, as proact's agents
+// do): each group of workers with the same sequence visits its chunks in
+// program order, waits until the chunk is ready and seen at the next poll,
+// and copies its slices to every destination at the group's rate (its
+// workers x one worker's rate: Little's law over the bytes each keeps in
+// flight). A group keeps one copy in flight while it works on the next, so a
+// link that cannot take its stores holds it back. A chunk that is ready late
+// therefore delays the later chunks of its group only.
 void run_polling(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double dilation = 1.0 / (1.0 - c.polling_sm_share);
   const std::vector<Target> ds = targets(run, k);
   const double copies = static_cast<double>(dests(run, k).size());
-  const size_t window =
-      window_chunks(run, k, agent_copy(*run.machine, max_chunk_bytes(k)).wire_bytes) * ds.size();
-  std::deque<Flight> flights;
-  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
-    const ChunkInput& ch = k.chunks[i];
-    double seen = ch.ready_ns * dilation;
-    if (c.polling_period_ns > 0) seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
-    run.step(kb + ch.ready_ns * dilation, Cause::kCompute, k.gpu);
-    run.wait(kb + seen, Cause::kTracking, k.gpu);
-    const double start = now_ns();
-    const double payload = static_cast<double>(ch.size_bytes);
-    const WireCost cost = agent_copy(*run.machine, payload);
-    for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
-    if (c.polling_copy_bw_bytes_per_s > 0) {
-      // The agent's threads are busy storing this chunk before the next poll.
-      run.wait(start + payload * copies / c.polling_copy_bw_bytes_per_s * kNsPerS,
-               Cause::kAgentCopy, k.gpu);
-      run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
-    }
-    while (!flights.empty() && flights.size() > window) {
-      finish_flight(run, flights.front());
-      flights.pop_front();
-    }
+  // Chunks in program order (ties keep ready order).
+  auto by_index = std::make_shared<std::vector<uint32_t>>(k.chunks.size());
+  for (uint32_t i = 0; i < by_index->size(); ++i) (*by_index)[i] = i;
+  std::stable_sort(by_index->begin(), by_index->end(),
+                   [&k](uint32_t a, uint32_t b) { return k.chunks[a].index < k.chunks[b].index; });
+  const double chunk = max_chunk_bytes(k);
+  const double slice = c.agent_slice_bytes > 0 ? std::min(c.agent_slice_bytes, chunk) : chunk;
+  const auto slices =
+      std::max<int64_t>(1, static_cast<int64_t>(slice > 0 ? std::floor(chunk / slice) : 1));
+  auto groups = std::make_shared<std::vector<hw_model::AgentGroup>>(hw_model::static_agent_schedule(
+      c.agent_workers, static_cast<int64_t>(k.chunks.size()), slices));
+  const double worker_bw = c.polling_copy_bw_bytes_per_s / static_cast<double>(c.agent_workers);
+  const CriticalPath::Node begin = run.cursor();
+  std::vector<sg4::ActorPtr> workers;
+  for (size_t g = 0; g < groups->size(); ++g) {
+    workers.push_back(sg4::Actor::create(
+        "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.gpu(k.gpu),
+        [&run, &k, kb, ds, copies, dilation, slices, worker_bw, by_index, groups, g, begin] {
+          const MechanismCosts& c = run.machine->costs;
+          if (run.cp) run.cp->set_cursor(Run::me(), begin);
+          const hw_model::AgentGroup& group = (*groups)[g];
+          const double n = static_cast<double>(group.workers);
+          std::deque<Flight> flights;
+          for (const hw_model::AgentItem& item : group.items) {
+            const uint32_t i = (*by_index)[item.chunk];
+            const ChunkInput& ch = k.chunks[i];
+            double seen = ch.ready_ns * dilation;
+            if (c.polling_period_ns > 0) {
+              seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
+            }
+            run.step(kb + ch.ready_ns * dilation, Cause::kCompute, k.gpu);
+            run.wait(kb + seen, Cause::kTracking, k.gpu);
+            const double start = now_ns();
+            const double payload = static_cast<double>(ch.size_bytes) * n *
+                                   static_cast<double>(item.slices) / static_cast<double>(slices);
+            const WireCost cost = agent_copy(*run.machine, payload);
+            for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+            if (worker_bw > 0) {
+              // The group's workers are busy issuing this item's loads and stores.
+              run.wait(start + payload * copies / (n * worker_bw) * kNsPerS, Cause::kAgentCopy,
+                       k.gpu);
+              run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
+            }
+            while (flights.size() > ds.size()) {
+              finish_flight(run, flights.front());
+              flights.pop_front();
+            }
+          }
+          finish_all(run, flights);
+          run.done();
+        }));
   }
   const double ke = kb + k.duration_ns * dilation;
   run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, 0, kb, ke);
-  finish_all(run, flights);
+  for (auto& a : workers) a->join();
 }
 
 // cdp: the last writer of each chunk launches a child kernel that copies it.

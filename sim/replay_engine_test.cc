@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "sim/explain.h"
 
 namespace xferlab::sim {
@@ -134,6 +136,58 @@ TEST(ReplayEngine, AgentsSendPacketsOfAgentPacketBytes) {
   ReplayInput odd = one_chunk();
   odd.iterations[0].kernels[0].chunks[0].size_bytes = 448;
   EXPECT_DOUBLE_EQ(run(odd, m, Mechanism::kPolling).wire_bytes, 3 * 144 + 80);
+}
+
+// Eight 4096-B chunks, all ready at 0 (chunk i has program index i).
+ReplayInput eight_ready_chunks() {
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.duration_ns = 1000;
+  k.chunks.clear();
+  for (uint32_t i = 0; i < 8; ++i) k.chunks.push_back(ChunkInput{0, 0, 4096, 1, 4, i});
+  return in;
+}
+
+// Workers take one 4096-B slice (one chunk) at a time, at 10 MB/s each: a
+// copy keeps a worker busy 409.6 us, far longer than the link needs.
+Machine slow_workers(int64_t workers) {
+  Machine m = test_machine();
+  m.costs.agent_workers = workers;
+  m.costs.agent_slice_bytes = 4096;
+  m.costs.polling_copy_bw_bytes_per_s = 1e7 * static_cast<double>(workers);
+  return m;
+}
+
+TEST(ReplayEngine, PollingRateFollowsItsWorkersForUnseenCounts) {
+  // Little's law: the agent's rate is workers x one worker's rate, and the
+  // static schedule gives worker w chunks w, w + W, ...: the time is the
+  // longest worker's chunks x 409.6 us, for any worker count.
+  // (+ at most the link latency: the last copy's flight, capped at the
+  // agent's rate, may end up to 1 us after its workers are done.)
+  const double copy_ns = 4096 / 1e7 * 1e9;
+  for (int64_t w : {1, 2, 3, 8, 64}) {
+    const double expected = std::ceil(8.0 / static_cast<double>(w)) * copy_ns;
+    const double e2e =
+        run(eight_ready_chunks(), slow_workers(w), Mechanism::kPolling).end_to_end_ns;
+    EXPECT_GE(e2e, expected - kTol) << w << " workers";
+    EXPECT_LE(e2e, expected + 1000 + kTol) << w << " workers";
+  }
+}
+
+TEST(ReplayEngine, PollingWorkersVisitChunksInProgramOrder) {
+  // Chunk 0 is ready at 8 us, chunk 1 at 1 us; uncapped workers. With two
+  // workers chunk 1 leaves at 1 us (ends 1 + 1 + 4.352 us) and chunk 0 at
+  // 8 us: 13.352 us. With one worker chunk 1 waits behind chunk 0, both leave
+  // at 8 us and share the link: 8 + 1 + 2 x 4.352 us.
+  ReplayInput in = one_chunk();
+  KernelInput& k = in.iterations[0].kernels[0];
+  k.chunks = {ChunkInput{0, 1000, 4096, 1, 4, 1}, ChunkInput{0, 8000, 4096, 1, 4, 0}};
+  Machine m = test_machine();
+  m.costs.agent_slice_bytes = 4096;
+  m.costs.agent_workers = 2;
+  EXPECT_NEAR(run(in, m, Mechanism::kPolling).end_to_end_ns, 8000 + 1000 + 4352, kTol);
+  m.costs.agent_workers = 1;
+  EXPECT_NEAR(run(in, m, Mechanism::kPolling).end_to_end_ns, 8000 + 1000 + 2 * 4352, kTol);
 }
 
 TEST(ReplayEngine, PollingWaitsForNextPollTick) {

@@ -137,12 +137,16 @@ Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes) {
           cur.writers += std::max<uint32_t>(
               1, static_cast<uint32_t>(c.writers * static_cast<double>(take) / c.size_bytes));
           if (cur.size_bytes == chunk_bytes) {
+            cur.index = static_cast<uint32_t>(k.chunks.size());
             k.chunks.push_back(cur);
             open = false;
           }
         }
       }
-      if (open) k.chunks.push_back(cur);
+      if (open) {
+        cur.index = static_cast<uint32_t>(k.chunks.size());
+        k.chunks.push_back(cur);
+      }
       std::stable_sort(
           k.chunks.begin(), k.chunks.end(),
           [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });

@@ -42,6 +42,10 @@ struct ChunkInput {
   uint64_t size_bytes = 0;    ///< payload bytes to push to each destination.
   uint32_t writers = 1;       ///< CTAs writing it = counter updates.
   uint32_t store_bytes = 4;   ///< store granularity of the writers (inline wire traffic).
+  /// Position in the GPU's region (program order): the order in which agents
+  /// that hand out work statically visit chunks (hw_model::static_agent_schedule).
+  /// Chunks with equal indices keep their ready order.
+  uint32_t index = 0;
 };
 
 // KernelInput: one producer kernel on one GPU.

@@ -464,11 +464,13 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
       for (auto ci = lo; ci != hi; ++ci)
         store_bytes = std::max(store_bytes, ci->second.store_bytes);
+      uint32_t position = 0;  // program order within the GPU's region
       for (uint32_t id : ids) {
         auto ci = chunks.find({gpu, static_cast<int>(i), id});
         const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
         const traces::ChunkInfo* info = chunk_table.find(id);
         ChunkInput ch;
+        ch.index = position++;
         const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);
         const double fw = c && std::isfinite(c->first_write_ns) ? c->first_write_ns
                           : first.points.empty()                ? rd
