@@ -95,6 +95,25 @@ double work_driver_ns(const HaloGeometry& g, const WorkRates& rates) {
                 bytes_per_rank(g) / rates.host_link_bw_bytes_per_s);
 }
 
+double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes) {
+  double b = 0;
+  for (const GeoMessage& m : messages_of(g, 0)) b += m.bytes >= stacked_long_bytes ? m.bytes : 0;
+  return b;
+}
+
+double isend_ns(const HaloWorkload& w, const GeoMessage& m) {
+  // A workload without one kind (no self messages in its trace) uses the other.
+  const bool self = m.dst == m.src;
+  const SizeTable& t =
+      (self && !w.isend_self.empty()) || w.isend_peer.empty() ? w.isend_self : w.isend_peer;
+  return t.at(m.bytes);
+}
+
+double ready_ns(const HaloWorkload& w, const GeoMessage& m) {
+  const bool joint = w.variant == "stacked" && m.bytes >= w.stacked_long_bytes;
+  return w.ready_base_ns + (joint ? w.ready_long_ns : w.pack_ready.at(m.bytes));
+}
+
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   const HaloRankTrace& r0 = run.r0();
   HaloWorkload w;
@@ -107,18 +126,23 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   w.cells = g.cells();
   w.bytes = bytes_per_rank(g);
   w.work_ns = work_driver_ns(g, rates);
-  const double n = static_cast<double>(r0.messages.size());
-  std::vector<Sample> isend, ready, g2c, proxy_irecv;
+  w.stacked_long_bytes = r0.stacked_long_bytes;
+  w.long_bytes = long_bytes_of(g, w.stacked_long_bytes);
+  std::vector<Sample> isend_self, isend_peer, ready, g2c, proxy_irecv;
   for (const HaloRankTrace& r : run.ranks) {
-    const auto& calls = gpu_driven(w.variant) ? r.proxy_isend_call : r.isend_call;
-    isend.insert(isend.end(), calls.begin(), calls.end());
+    for (const Sample& c : gpu_driven(w.variant) ? r.proxy_isend_call : r.isend_call) {
+      (c.self ? isend_self : isend_peer).push_back(c);
+    }
     ready.insert(ready.end(), r.ready_offset.begin(), r.ready_offset.end());
     g2c.insert(g2c.end(), r.notify_gpu_to_cpu.begin(), r.notify_gpu_to_cpu.end());
     proxy_irecv.insert(proxy_irecv.end(), r.proxy_irecv_call.begin(), r.proxy_irecv_call.end());
   }
-  if (isend.empty()) return make_error(r0.path + ": no MPI send calls in the timed iterations");
+  if (isend_self.empty() && isend_peer.empty()) {
+    return make_error(r0.path + ": no MPI send calls in the timed iterations");
+  }
   if (run.mpi_latency.empty()) return make_error(r0.path + ": no matched MPI messages");
-  w.isend = fit_by_size(isend);
+  w.isend_self = table_by_size(isend_self);
+  w.isend_peer = table_by_size(isend_peer);
   w.mpi = fit_by_size(run.mpi_latency);
   w.mpi.a_ns = std::max(0.0, w.mpi.a_ns);
   w.mpi.b_ns_per_byte = std::max(0.0, w.mpi.b_ns_per_byte);
@@ -137,22 +161,37 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
     }
     return w;
   }
-  w.irecv_ns = phase("post_recv") / n;
+  w.irecv_ns = phase("post_recv") / static_cast<double>(r0.messages.size());
   w.pack_phase_ns = phase("pack");
   w.unpack_phase_ns = phase("unpack");
   // The post_send phase is the sum of the Isend calls plus the loop around
-  // them: scale the fitted call line so its sum over this run's messages is
-  // the phase.
+  // them: scale the call tables so their sum over this run's messages is the
+  // phase.
   double fit_sum = 0;
-  for (const HaloMessage& m : r0.messages) fit_sum += w.isend.at(m.bytes);
+  for (const HaloMessage& m : r0.messages) {
+    fit_sum += isend_ns(w, GeoMessage{0, m.peer == r0.rank ? 0 : 1, m.direction, 0, m.bytes});
+  }
   const double post_send = run.phase_ns("post_send");
   if (!std::isnan(post_send) && fit_sum > 0) {
-    w.isend.a_ns *= post_send / fit_sum;
-    w.isend.b_ns_per_byte *= post_send / fit_sum;
+    w.isend_self.scale(post_send / fit_sum);
+    w.isend_peer.scale(post_send / fit_sum);
   }
   if (notify_loop(w.variant)) {
     if (ready.empty()) return make_error(r0.path + ": no send_ready flag stores");
-    w.ready = fit_by_size(ready);
+    const SizeTable by_size = table_by_size(ready);
+    w.ready_base_ns = by_size.points.front().second;
+    std::vector<Sample> own, joint;
+    for (const Sample& s : ready) {
+      const bool long_msg = w.variant == "stacked" && s.bytes >= w.stacked_long_bytes;
+      (long_msg ? joint : own).push_back({s.bytes, s.ns - w.ready_base_ns});
+    }
+    w.pack_ready = table_by_size(own);
+    w.ready_long_ns = joint.empty() ? 0 : std::max(0.0, median([&] {
+                                                     std::vector<double> v;
+                                                     for (const Sample& s : joint)
+                                                       v.push_back(s.ns);
+                                                     return v;
+                                                   }()));
     w.notify_gpu_to_cpu_ns = median([&] {
       std::vector<double> v;
       for (const Sample& s : g2c) v.push_back(s.ns);
@@ -169,14 +208,18 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   w.cells = g.cells();
   w.bytes = bytes_per_rank(g);
   w.work_ns = work_driver_ns(g, rates);
-  const double fw = b.work_ns == a.work_ns ? 0 : (w.work_ns - a.work_ns) / (b.work_ns - a.work_ns);
-  const double fb = b.bytes == a.bytes ? 0 : (w.bytes - a.bytes) / (b.bytes - a.bytes);
+  w.long_bytes = long_bytes_of(g, w.stacked_long_bytes);
+  auto frac = [](double x, double x0, double x1) { return x1 == x0 ? 0 : (x - x0) / (x1 - x0); };
+  const double fw = frac(w.work_ns, a.work_ns, b.work_ns);
+  const double fb = frac(w.bytes, a.bytes, b.bytes);
+  const double fl = frac(w.long_bytes, a.long_bytes, b.long_bytes);
   auto mix = [](double f, double x, double y) { return std::max(0.0, x + f * (y - x)); };
   auto mix_fit = [&](double f, const LinearFit& x, const LinearFit& y) {
     return LinearFit{mix(f, x.a_ns, y.a_ns), mix(f, x.b_ns_per_byte, y.b_ns_per_byte)};
   };
   w.irecv_ns = mix(fb, a.irecv_ns, b.irecv_ns);
-  w.isend = mix_fit(fb, a.isend, b.isend);
+  w.isend_self = merge_tables(a.isend_self, b.isend_self);
+  w.isend_peer = merge_tables(a.isend_peer, b.isend_peer);
   w.mpi = mix_fit(fb, a.mpi, b.mpi);
   w.proxy_complete_ns = mix(fb, a.proxy_complete_ns, b.proxy_complete_ns);
   w.proxy_irecv_ns = mix(fb, a.proxy_irecv_ns, b.proxy_irecv_ns);
@@ -184,7 +227,9 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   w.unpack_phase_ns = mix(fw, a.unpack_phase_ns, b.unpack_phase_ns);
   w.wait_send_ns = mix(fw, a.wait_send_ns, b.wait_send_ns);
   w.unphased_ns = mix(fw, a.unphased_ns, b.unphased_ns);
-  w.ready = mix_fit(fw, a.ready, b.ready);
+  w.ready_base_ns = mix(fw, a.ready_base_ns, b.ready_base_ns);
+  w.pack_ready = merge_tables(a.pack_ready, b.pack_ready);
+  w.ready_long_ns = mix(fl, a.ready_long_ns, b.ready_long_ns);
   w.notify_gpu_to_cpu_ns = mix(fw, a.notify_gpu_to_cpu_ns, b.notify_gpu_to_cpu_ns);
   w.proxy_front_ns = mix(fw, a.proxy_front_ns, b.proxy_front_ns);
   w.residual_per_recv_ns = mix(fb, a.residual_per_recv_ns, b.residual_per_recv_ns);
@@ -278,8 +323,8 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
           t = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
           tg.after(t, front);
         } else {
-          t = tg.work(proxy[r], w.isend.at(mine[i].bytes));
-          m.post_sum_ns[r] += w.isend.at(mine[i].bytes);
+          t = tg.work(proxy[r], isend_ns(w, mine[i]));
+          m.post_sum_ns[r] += isend_ns(w, mine[i]);
           tg.after(t, prev);
           prev = t;
         }
@@ -305,8 +350,8 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
           tg.after(departs[r][i], pack);
           continue;
         }
-        const uint32_t s = tg.work(cpu[r], w.isend.at(mine[i].bytes));
-        m.post_sum_ns[r] += w.isend.at(mine[i].bytes);
+        const uint32_t s = tg.work(cpu[r], isend_ns(w, mine[i]));
+        m.post_sum_ns[r] += isend_ns(w, mine[i]);
         tg.after(s, prev);
         departs[r][i] = prev = s;
       }
@@ -331,11 +376,11 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     std::vector<size_t> order(mine.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return w.ready.at(mine[a].bytes) < w.ready.at(mine[b].bytes);
+      return ready_ns(w, mine[a]) < ready_ns(w, mine[b]);
     });
     uint32_t prev = post_recv;
     for (size_t i : order) {
-      const uint32_t ready = tg.delay(gpu[r], w.ready.at(mine[i].bytes));
+      const uint32_t ready = tg.delay(gpu[r], ready_ns(w, mine[i]));
       tg.after(ready, m.start[r]);
       if (mode == HaloMode::kHwDoorbell) {
         departs[r][i] = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
@@ -344,8 +389,8 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
       }
       const uint32_t seen = tg.delay(cpu[r], w.notify_gpu_to_cpu_ns);
       tg.after(seen, ready);
-      const uint32_t s = tg.work(cpu[r], w.isend.at(mine[i].bytes));
-      m.post_sum_ns[r] += w.isend.at(mine[i].bytes);
+      const uint32_t s = tg.work(cpu[r], isend_ns(w, mine[i]));
+      m.post_sum_ns[r] += isend_ns(w, mine[i]);
       tg.after(s, prev);
       tg.after(s, seen);
       departs[r][i] = prev = s;

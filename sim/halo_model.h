@@ -42,17 +42,35 @@ std::vector<GeoMessage> messages_of(const HaloGeometry& g, int rank);
 // (medians; LinearFit in message bytes). Names follow docs/halo_sim.md.
 struct HaloWorkload {
   std::string variant;
-  double cells = 0;          ///< per rank.
-  double bytes = 0;          ///< sent per rank and iteration.
-  double work_ns = 0;        ///< work driver of the geometry (work_driver_ns).
-  double irecv_ns = 0;       ///< one MPI_Irecv call.
-  LinearFit isend;           ///< one MPI_Isend (proxy: Irsend) call.
-  LinearFit mpi;             ///< message latency (see halo_trace.h).
+  double cells = 0;     ///< per rank.
+  double bytes = 0;     ///< sent per rank and iteration.
+  double work_ns = 0;   ///< work driver of the geometry (work_driver_ns).
+  double irecv_ns = 0;  ///< one MPI_Irecv call.
+  /// One MPI_Isend (proxy: Irsend) call by message size, to the rank itself
+  /// (Open MPI's self path copies the whole message into the posted
+  /// receive) and to another rank (header and eager part only; a
+  /// rendezvous message's data moves later, in progress calls).
+  SizeTable isend_self, isend_peer;
+  /// Message latency (see halo_trace.h). One line for both kinds: a peer's
+  /// rendezvous data moves while either CPU is in an MPI call, so its
+  /// measured latency holds the other messages' calls, which the graph
+  /// already has as CPU work (split lines counted them twice: every
+  /// stream/stacked replay came out slower than measured).
+  LinearFit mpi;
   double pack_phase_ns = 0;  ///< host-driven: compute + pack + sync; stream/stacked: enqueue.
   double unpack_phase_ns = 0;
   double wait_send_ns = 0;
-  double unphased_ns = 0;           ///< CPU time outside the phases (launches between them).
-  LinearFit ready;                  ///< stream/stacked: send_ready store after iteration start.
+  double unphased_ns = 0;  ///< CPU time outside the phases (launches between them).
+  /// stream/stacked: a message's send_ready store after the iteration start
+  /// = ready_base_ns (compute done: the smallest message's store) + its
+  /// pack: pack_ready(bytes) for a message packed by its own CTA (stream;
+  /// stacked below stacked_long_bytes), ready_long_ns for stacked's long
+  /// messages, which all CTAs pack together and flag after one grid sync.
+  double ready_base_ns = 0;
+  SizeTable pack_ready;
+  double ready_long_ns = 0;
+  double long_bytes = 0;  ///< stacked: bytes of the long messages per rank.
+  double stacked_long_bytes = 4096;
   double notify_gpu_to_cpu_ns = 0;  ///< flag store -> CPU proceeds.
   double proxy_front_ns = 0;        ///< sa/ki: recv_all -> next doorbells seen (GPU unpack..pack).
   double proxy_complete_ns = 0;     ///< sa/ki: completion -> flag stored.
@@ -78,11 +96,18 @@ double bytes_per_rank(const HaloGeometry& g);
 // workload_of: the components of a 2-rank (or any) run, averaged over ranks.
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 // interpolate: components for another geometry from two workloads of the
-// same variant: MPI components (isend, mpi) linear in the bytes sent per rank,
-// all others linear in the work driver, each through the two points (beyond
-// them: the line extended, times clamped at 0).
+// same variant: per-message tables by size (isend, pack_ready) pooled from
+// both; MPI latencies linear in the bytes sent per rank; stacked's long pack
+// linear in the long bytes; all others linear in the work driver, each
+// through the two points (beyond them: the line extended, times clamped at 0).
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
                          const WorkRates& rates);
+
+// Per-message components of a workload (self: m.dst == m.src).
+double isend_ns(const HaloWorkload& w, const GeoMessage& m);
+double ready_ns(const HaloWorkload& w, const GeoMessage& m);
+// long_bytes_of: stacked's long-message bytes of rank 0 of g.
+double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes);
 
 // Network: where messages go. Inside a node the measured MPI latency line
 // applies; between nodes a message is the software part (mpi.a_ns) plus the

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -57,19 +58,60 @@ TEST(HaloModel, KModelGrowsWithSizeAndOffNodeShare) {
   EXPECT_LT(kmodel_iteration_ns(*s, 64, 0), small);
 }
 
+TEST(HaloModel, SizeTablesAndPerMessageComponents) {
+  SizeTable t = table_by_size({{24, 100}, {24, 300}, {24, 200}, {1200, 500}, {60000, 3500}});
+  ASSERT_EQ(t.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(t.at(24), 200);                                      // median at a measured size
+  EXPECT_DOUBLE_EQ(t.at(30600), 500 + 0.5 * 3000);                      // linear between two
+  EXPECT_DOUBLE_EQ(t.at(118800), 3500 + 3000);                          // last segment extended
+  EXPECT_DOUBLE_EQ(t.at(0), 200 - 24 * 300.0 / 1176);                   // first segment extended
+  EXPECT_DOUBLE_EQ((SizeTable{{{1000, 100}, {2000, 1100}}}.at(0)), 0);  // clamped at 0
+  const SizeTable m = merge_tables(t, SizeTable{{{24, 400}, {4800, 900}}});
+  ASSERT_EQ(m.points.size(), 4u);
+  EXPECT_DOUBLE_EQ(m.at(24), 300);  // a size in both: the mean
+  EXPECT_DOUBLE_EQ(m.at(4800), 900);
+  EXPECT_TRUE(std::isnan(SizeTable{}.at(24)));
+
+  // Self and peer Isends have their own tables; a workload without one kind
+  // uses the other.
+  HaloWorkload w;
+  w.variant = "stream";
+  w.isend_self.points = {{60000, 3500}};
+  w.isend_peer.points = {{60000, 700}};
+  EXPECT_EQ(isend_ns(w, GeoMessage{3, 3, 4, 1, 60000}), 3500);
+  EXPECT_EQ(isend_ns(w, GeoMessage{3, 5, 4, 1, 60000}), 700);
+  w.isend_self = {};
+  EXPECT_EQ(isend_ns(w, GeoMessage{3, 3, 4, 1, 60000}), 700);
+  // stream: each message ready after its own pack; stacked: long messages
+  // (>= stacked_long_bytes) all at once, short ones as in stream.
+  w.ready_base_ns = 4000;
+  w.pack_ready.points = {{24, 0}, {60024, 18000}};
+  w.ready_long_ns = 25000;
+  EXPECT_DOUBLE_EQ(ready_ns(w, GeoMessage{0, 1, 4, 1, 30024}), 4000 + 9000);
+  w.variant = "stacked";
+  EXPECT_DOUBLE_EQ(ready_ns(w, GeoMessage{0, 1, 4, 1, 30024}), 4000 + 25000);
+  EXPECT_DOUBLE_EQ(ready_ns(w, GeoMessage{0, 1, 0, 3, 24}), 4000);
+  Result<HaloGeometry> g = split_cube(200, 64, 3, 27);
+  ASSERT_TRUE(g.ok());
+  EXPECT_DOUBLE_EQ(long_bytes_of(*g, 4096), 6 * 60000.0);  // faces only; edges are 1200 B
+}
+
 // A workload of every design with distinct, non-zero components, so a wrong
 // dependency or a message routed to the wrong rank changes the result.
 HaloWorkload synthetic(const std::string& variant) {
   HaloWorkload w;
   w.variant = variant;
   w.irecv_ns = 150;
-  w.isend = {300, 0.05};
+  w.isend_self.points = {{24, 400}, {60000, 3500}};
+  w.isend_peer.points = {{24, 300}, {60000, 700}};
   w.mpi = {2000, 0.02};
   w.pack_phase_ns = 9000;
   w.unpack_phase_ns = 7000;
   w.wait_send_ns = 500;
   w.unphased_ns = 800;
-  w.ready = {4000, 0.3};
+  w.ready_base_ns = 4000;
+  w.pack_ready.points = {{24, 0}, {60000, 18000}};
+  w.ready_long_ns = 25000;
   w.notify_gpu_to_cpu_ns = 1200;
   w.proxy_front_ns = 15000;
   w.proxy_complete_ns = 90;
@@ -222,7 +264,9 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   Result<HaloWorkload> w = workload_of(*run, WorkRates{});
   ASSERT_TRUE(w.ok()) << w.error().message;
   EXPECT_NEAR(w->irecv_ns, 100, 1);
-  EXPECT_NEAR(w->isend.at(384), 500, 1);
+  // Messages to the rank itself and to the other rank have their own tables.
+  EXPECT_NEAR(isend_ns(*w, GeoMessage{0, 0, 4, 1, 384}), 500, 1);
+  EXPECT_NEAR(isend_ns(*w, GeoMessage{0, 1, 12, 1, 384}), 500, 1);
   // The replay of the run's own geometry reproduces the iteration: every
   // phase is serial in the baseline design.
   HaloGeometry g;

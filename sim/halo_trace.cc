@@ -64,6 +64,37 @@ LinearFit fit_by_size(const std::vector<Sample>& samples) {
   return {(sy - b * sx) / n, b};
 }
 
+SizeTable table_by_size(const std::vector<Sample>& samples) {
+  std::map<double, std::vector<double>> by;
+  for (const Sample& s : samples) by[s.bytes].push_back(s.ns);
+  SizeTable t;
+  for (auto& [b, ns] : by) t.points.emplace_back(b, median(ns));
+  return t;
+}
+
+SizeTable merge_tables(const SizeTable& a, const SizeTable& b) {
+  std::map<double, std::vector<double>> by;
+  for (const auto& [x, y] : a.points) by[x].push_back(y);
+  for (const auto& [x, y] : b.points) by[x].push_back(y);
+  SizeTable t;
+  for (auto& [x, ys] : by) t.points.emplace_back(x, (ys.front() + ys.back()) / 2);
+  return t;
+}
+
+double SizeTable::at(double bytes) const {
+  if (points.empty()) return kNaN;
+  if (points.size() == 1) return points[0].second;
+  size_t hi = 1;
+  while (hi + 1 < points.size() && points[hi].first < bytes) ++hi;
+  const auto [x0, y0] = points[hi - 1];
+  const auto [x1, y1] = points[hi];
+  return std::max(0.0, y0 + (bytes - x0) * (y1 - y0) / (x1 - x0));
+}
+
+void SizeTable::scale(double factor) {
+  for (auto& p : points) p.second *= factor;
+}
+
 bool is_halo_trace(const std::string& path) {
   Result<traces::TraceReader> r = traces::TraceReader::open(path);
   if (!r.ok()) return false;
@@ -91,6 +122,12 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
     if (!param(key).ok()) return param(key).error();
   }
   t.variant = *param("variant");
+  if (std::optional<std::string> v = md.parameter("stacked-long")) {
+    t.stacked_long_bytes = std::strtod(v->c_str(), nullptr);
+    if (!(t.stacked_long_bytes > 0)) {
+      return make_error(path + ": metadata parameter stacked-long '" + *v + "' is not a size");
+    }
+  }
   t.label = *param("label");
   t.rank = std::atoi(param("rank")->c_str());
   t.ranks = std::atoi(param("ranks")->c_str());
@@ -240,7 +277,8 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
         if (op == traces::MpiOp::kIsend) {
           t.send_post_t[{static_cast<int>(e.id), static_cast<int>(e.aux)}].push_back(x);
           if (timed && !std::isnan(call)) {
-            (e.stream == 0 ? t.isend_call : t.proxy_isend_call).push_back({bytes, call});
+            (e.stream == 0 ? t.isend_call : t.proxy_isend_call)
+                .push_back({bytes, call, static_cast<int>(e.id) == t.rank});
           }
         } else if (op == traces::MpiOp::kIrecv && timed && !std::isnan(call)) {
           (e.stream == 0 ? t.irecv_call : t.proxy_irecv_call).push_back({bytes, call});

@@ -32,6 +32,7 @@ struct HaloMessage {
 struct Sample {
   double bytes = 0;
   double ns = 0;
+  bool self = false;  ///< a message a rank sends to itself (periodic wrap on a short axis).
 };
 
 // LinearFit: ns = a_ns + b_ns_per_byte * bytes (least squares over the
@@ -42,6 +43,21 @@ struct LinearFit {
   double at(double bytes) const { return a_ns + b_ns_per_byte * bytes; }
 };
 LinearFit fit_by_size(const std::vector<Sample>& samples);
+
+// SizeTable: ns by message size, piecewise linear through measured per-size
+// medians (the form of SMPI's per-size MPI cost factors): exact at a
+// measured size, linear between two, the end segment extended beyond them,
+// clamped at 0; one size: constant; empty: NaN.
+struct SizeTable {
+  std::vector<std::pair<double, double>> points;  ///< (bytes, ns), bytes ascending.
+  double at(double bytes) const;
+  bool empty() const { return points.empty(); }
+  void scale(double factor);
+};
+// table_by_size: the median ns of each size in `samples`.
+SizeTable table_by_size(const std::vector<Sample>& samples);
+// merge_tables: the sizes of both; a size in both gets the mean of the two.
+SizeTable merge_tables(const SizeTable& a, const SizeTable& b);
 
 double median(std::vector<double> v);  ///< NaN when empty.
 
@@ -54,6 +70,7 @@ struct HaloRankTrace {
   std::array<int, 3> per_rank{};  ///< cells per rank and axis.
   std::array<int, 3> procs{};     ///< rank grid.
   int vars = 3, pattern = 27;
+  double stacked_long_bytes = 4096;  ///< stacked: messages this large are packed by all CTAs.
   std::vector<HaloMessage> messages;
   int timed_iterations = 0;
   std::map<std::string, double> phase_ns;   ///< median per iteration (sum of a phase's spans).
