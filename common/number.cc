@@ -1,8 +1,11 @@
 // common/number.cc — full-string number parsing (see number.h).
 #include "common/number.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace xferlab {
@@ -38,6 +41,15 @@ Result<double> parse_double(std::string_view text) {
     return make_error("'" + std::string(text) + "' is not a number");
   }
   return v;
+}
+
+std::string format_round_trip(double value, int min_digits) {
+  char buf[64];
+  for (int p = std::max(1, min_digits); p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, value);
+    if (std::strtod(buf, nullptr) == value) return buf;
+  }
+  return buf;  // %.17g always reads back (or value is NaN)
 }
 
 }  // namespace xferlab

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace xferlab {
 namespace {
 
@@ -25,6 +27,17 @@ TEST(Number, DoublesAreWholeFiniteStrings) {
   EXPECT_FALSE(parse_double("").ok());
   EXPECT_FALSE(parse_double("inf").ok());
   EXPECT_FALSE(parse_double("nan").ok());
+}
+
+TEST(Number, RoundTripFormatIsShortestFromMinDigits) {
+  EXPECT_EQ(format_round_trip(0.1, 1), "0.1");
+  EXPECT_EQ(format_round_trip(400, 1), "4e+02");
+  EXPECT_EQ(format_round_trip(400, 3), "400");
+  EXPECT_EQ(format_round_trip(1e7, 6), "1e+07");
+  EXPECT_EQ(format_round_trip(1234567, 6), "1234567");
+  EXPECT_EQ(format_round_trip(1.0 / 3, 6), "0.3333333333333333");
+  for (double v : {0.0, -2.5, 1e-300, 6.02214076e23, 0.7, 123456.789})
+    EXPECT_EQ(std::strtod(format_round_trip(v, 1).c_str(), nullptr), v);
 }
 
 }  // namespace

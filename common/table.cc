@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/number.h"
+
 namespace xferlab {
 namespace {
 
@@ -20,15 +22,7 @@ std::string cell_exact(const Table::Cell& cell) {
   if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
   double v = std::get<double>(cell);
   if (!std::isfinite(v)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // Shortest representation that round-trips.
-  for (int p = 6; p <= 17; ++p) {
-    char trial[64];
-    std::snprintf(trial, sizeof trial, "%.*g", p, v);
-    if (std::strtod(trial, nullptr) == v) return trial;
-  }
-  return buf;
+  return format_round_trip(v, 6);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
+
+#include "common/number.h"
 
 namespace xferlab::hw_model {
 namespace {
@@ -46,15 +47,10 @@ std::string pick(const Suffix (&table)[N], double value) {
 }  // namespace
 
 std::string format_plain(double value) {
-  char buf[64];
   // Enough digits for the integer part, so 400 prints as "400", not "4e+02".
   double magnitude = value != 0 ? std::floor(std::log10(std::fabs(value))) : 0;
   int first = magnitude >= 0 && magnitude < 15 ? static_cast<int>(magnitude) + 1 : 1;
-  for (int p = first; p <= 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, value);
-    if (std::strtod(buf, nullptr) == value) break;
-  }
-  return buf;
+  return format_round_trip(value, first);
 }
 
 std::string format_quantity(double value, Unit unit) {
