@@ -21,6 +21,8 @@
 #include "sim/machine.h"
 #include "sim/platform_choice.h"
 #include "sim/trace_adapter.h"
+#include "traces/perfetto.h"
+#include "traces/reader.h"
 
 namespace xferlab::sim {
 
@@ -227,6 +229,8 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
                    p->model_note,
                    {},
                    p->input.warnings};
+  out.preset = p->preset;
+  out.trace_start_ns = p->input.trace_start_ns;
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
@@ -256,31 +260,35 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   return out;
 }
 
-void write_timeline(std::ostream& os, const std::vector<ReplayResult>& results) {
-  os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-  bool first = true;
-  auto sep = [&] {
-    if (!first) os << ",\n";
-    first = false;
-  };
-  for (size_t r = 0; r < results.size(); ++r) {
-    std::map<uint32_t, bool> gpus;
-    for (const Span& s : results[r].timeline) {
-      const uint32_t pid = static_cast<uint32_t>(r) * 1000 + s.gpu;
-      if (!gpus[s.gpu]) {
-        gpus[s.gpu] = true;
-        sep();
-        os << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << pid << ",\"args\":{\"name\":\""
-           << mechanism_name(results[r].mechanism) << " gpu" << s.gpu << "\"}}";
-      }
-      sep();
-      os << "{\"name\":\"" << json_escape(s.name) << "\",\"cat\":\"" << s.category
-         << "\",\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << s.lane
-         << ",\"ts\":" << format_number(s.start_ns / 1000, 12)
-         << ",\"dur\":" << format_number(s.duration_ns / 1000, 12) << "}";
+Status write_timeline(std::ostream& os, const std::string& trace, const ReplayOutput& output,
+                      bool with_measured) {
+  Result<traces::TraceReader> reader = traces::TraceReader::open(trace);
+  if (!reader.ok()) return reader.error();
+  traces::TimelineInfo info = traces::timeline_info(*reader);
+  info.platform = output.preset;
+  double sim_offset_ns = 0;
+  if (with_measured) {
+    sim_offset_ns = static_cast<double>(
+        static_cast<int64_t>(output.trace_start_ns - traces::timeline_origin_ns(*reader)));
+    info.time_origin += "; simulated time 0 = the trace's first producer-kernel begin, at " +
+                        std::to_string(static_cast<int64_t>(sim_offset_ns)) + " ns";
+  } else {
+    info.time_origin = "the replay's time 0: the trace's first producer-kernel begin";
+  }
+  traces::TimelineWriter writer(os, info);
+  if (with_measured) {
+    XF_RETURN_IF_ERROR(
+        traces::write_measured_tracks(*reader, writer, writer.add_group(traces::kMeasuredGroup)));
+  }
+  for (const ReplayResult& r : output.results) {
+    const uint32_t group =
+        writer.add_group(std::string("simulated ") + mechanism_name(r.mechanism));
+    for (const Span& s : r.timeline) {
+      writer.slice(writer.gpu_track(group, s.gpu, s.track, s.index), sim_offset_ns + s.start_ns,
+                   s.duration_ns, s.name, s.category);
     }
   }
-  os << "\n]}\n";
+  return writer.finish();
 }
 
 // ---- validate ---------------------------------------------------------------

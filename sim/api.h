@@ -96,12 +96,22 @@ struct ReplayOutput {
   /// The trace's measured run, when the replay is comparable with it (the
   /// trace's GPUs and chunks); its mechanism's row carries measured_us.
   std::optional<Measured> measured;
+  std::string preset;           ///< the preset replayed on.
+  uint64_t trace_start_ns = 0;  ///< ReplayInput::trace_start_ns.
 };
 
 Result<ReplayOutput> replay(const ReplayRequest& request);
 
-// write_timeline: Chrome/Perfetto JSON of replay results recorded with a timeline.
-void write_timeline(std::ostream& os, const std::vector<ReplayResult>& results);
+// write_timeline: a timeline file (traces/timeline_writer.h: one layout and
+// metadata block with `xferlab trace export`) of `output`, replayed from
+// `trace` with ReplayRequest::record_timeline: one group of processes per
+// mechanism, "simulated MECH: GPU<g>". With `with_measured`, the trace's own
+// events come first as the group "measured" (as `trace export` writes them),
+// and the simulated groups start at the trace's first producer-kernel begin
+// (the replay's time 0), so each GPU's measured and simulated tracks share
+// one time axis.
+Status write_timeline(std::ostream& os, const std::string& trace, const ReplayOutput& output,
+                      bool with_measured);
 
 // ---- validate ---------------------------------------------------------------
 

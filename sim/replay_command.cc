@@ -48,7 +48,11 @@ FlagSet& add_replay_flags(FlagSet& f, const std::string& timeline_help) {
                   "compute), strong = the problem (each GPU computes 1/N of it; docs/scaling.md)")
       .add_size("chunk-size", "0", 0, 1e15, "re-chunk each kernel's output (0: the trace's chunks)")
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
-      .add_string("timeline", "", {}, timeline_help);
+      .add_string("timeline", "", {}, timeline_help)
+      .add_string("timeline-measured", "auto", {"auto", "yes", "no"},
+                  "put the trace's own tracks (\"measured: GPU0\") beside the simulated ones "
+                  "(\"simulated MECH: GPU0\") in the --timeline file, on one time axis; auto: "
+                  "when the replay is comparable with the measured run (no --gpus/--chunk-size)");
 }
 
 // replay_request: the request fields of add_replay_flags.
@@ -70,6 +74,22 @@ Status check_timeline(const FlagSet& flags, const std::string& what) {
   const std::string timeline = flags.get_string("timeline");
   if (timeline.empty()) return Status::Ok();
   return check_output_path(timeline, what + " --timeline");
+}
+
+// write_timeline_file: the --timeline file of a replay, with the measured
+// tracks as --timeline-measured says.
+Status write_timeline_file(const FlagSet& flags, const ReplayOutput& output,
+                           const std::string& what) {
+  const std::string path = flags.get_string("timeline");
+  const std::string measured = flags.get_string("timeline-measured");
+  // Streamed: a measured trace's tracks can be large.
+  std::ofstream file(path);
+  if (!file) return make_runtime_error(what + " --timeline: cannot create " + path);
+  XF_RETURN_IF_ERROR(write_timeline(file, flags.positionals()[0], output,
+                                    measured == "yes" || (measured == "auto" && output.measured)));
+  file.close();
+  if (!file) return make_runtime_error(what + " --timeline: writing " + path + " failed");
+  return Status::Ok();
 }
 
 }  // namespace
@@ -102,7 +122,6 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   if (Status s = check_timeline(flags, "replay"); !s.ok()) return fail(err, s.error());
-  const std::string timeline = flags.get_string("timeline");
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
   r->table.write(out, *format);
@@ -110,10 +129,8 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   // CSV and JSON stay machine-readable: how the compute was scaled goes to stderr.
   if (*format != OutputFormat::kTable) err << r->model_note;
   for (const std::string& w : r->warnings) err << "warning: " << w << "\n";
-  if (!timeline.empty()) {
-    std::ofstream f(timeline);
-    write_timeline(f, r->results);
-    if (!f) return fail(err, make_runtime_error("replay: cannot write " + timeline));
+  if (req.record_timeline) {
+    if (Status s = write_timeline_file(flags, *r, "replay"); !s.ok()) return fail(err, s.error());
   }
   return cli::kExitOk;
 }
@@ -365,7 +382,6 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     sens_mech = *m;
   }
   if (Status s = check_timeline(flags, "explain"); !s.ok()) return fail(err, s.error());
-  const std::string timeline = flags.get_string("timeline");
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
   attribution_table(r->results, r->measured).write(out, *format);
@@ -400,17 +416,15 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (*format == OutputFormat::kTable) out << "\n";
     t.write(out, *format);
   }
-  if (!timeline.empty()) {
+  if (req.record_timeline) {
     for (ReplayResult& res : r->results) {
       for (const Attribution::Segment& seg : res.attribution.segments) {
         res.timeline.push_back(Span{std::string("critical: ") + cause_name(seg.cause),
-                                    "critical_path", seg.gpu, 999, seg.start_ns,
-                                    seg.end_ns - seg.start_ns});
+                                    "critical_path", seg.gpu, TimelineTrack::kCriticalPath, 0,
+                                    seg.start_ns, seg.end_ns - seg.start_ns});
       }
     }
-    std::ofstream f(timeline);
-    write_timeline(f, r->results);
-    if (!f) return fail(err, make_runtime_error("explain: cannot write " + timeline));
+    if (Status s = write_timeline_file(flags, *r, "explain"); !s.ok()) return fail(err, s.error());
   }
   return cli::kExitOk;
 }

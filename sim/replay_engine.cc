@@ -46,10 +46,11 @@ struct Run {
   uint32_t lanes = 0;                           // capped source lanes per GPU
   bool aggregate = false;                       // fan-out aggregation applies (targets())
 
-  void span(std::string name, const char* cat, uint32_t gpu, uint32_t lane, double start_ns,
-            double end_ns) {
+  void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
+            double start_ns, double end_ns) {
     if (!options.record_timeline || end_ns <= start_ns) return;
-    result.timeline.push_back(Span{std::move(name), cat, gpu, lane, start_ns, end_ns - start_ns});
+    result.timeline.push_back(
+        Span{std::move(name), cat, gpu, track, index, start_ns, end_ns - start_ns});
   }
   void sleep_until(double t_ns) {
     ++result.activities;
@@ -195,8 +196,8 @@ void finish_flight(Run& run, Flight& f) {
   if (!run.options.record_timeline) return;
   const std::string to =
       f.copies > 1 ? std::to_string(f.copies) + " peers" : "gpu" + std::to_string(f.dst);
-  run.span("chunk " + std::to_string(f.chunk) + " -> " + to, "transfer", f.src, 1 + f.dst,
-           f.start_ns, end);
+  run.span("chunk " + std::to_string(f.chunk) + " -> " + to, "transfer", f.src,
+           TimelineTrack::kLink, f.dst, f.start_ns, end);
 }
 
 void finish_all(Run& run, std::deque<Flight>& flights) {
@@ -260,7 +261,7 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const double ke = kb + k.duration_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   const double payload = total_payload(k);
   const WireCost cost = run.machine->gpu_link.bulk(payload);
   std::deque<Flight> flights;
@@ -348,13 +349,13 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
       written.pop_front();
     }
     if (now_ns() > wait_from) {
-      run.span("stall", "stall", k.gpu, 0, wait_from, now_ns());
+      run.span("stall", "stall", k.gpu, TimelineTrack::kStream, 0, wait_from, now_ns());
       stall_ns += now_ns() - wait_from;
     }
   }
   const double ke = kb + k.duration_ns + stall_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   finish_all(run, written);
 }
 
@@ -414,7 +415,8 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
               // The group's workers are busy issuing this item's loads and stores.
               run.wait(start + payload * copies / (n * worker_bw) * kNsPerS, Cause::kAgentCopy,
                        k.gpu);
-              run.span("copy " + std::to_string(i), "agent", k.gpu, 100, start, now_ns());
+              run.span("copy " + std::to_string(i), "agent", k.gpu, TimelineTrack::kAgent,
+                       static_cast<uint32_t>(g), start, now_ns());
             }
             while (flights.size() > ds.size()) {
               finish_flight(run, flights.front());
@@ -427,7 +429,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   }
   const double ke = kb + k.duration_ns * dilation;
   run.wait(ke, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   for (auto& a : workers) a->join();
 }
 
@@ -457,7 +459,7 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   }
   const double ke = kb + k.duration_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   finish_all(run, flights);
 }
 
@@ -519,7 +521,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
         "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
         [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
-          const uint32_t lane = 100 + static_cast<uint32_t>(ch);
+          const uint32_t agent_index = static_cast<uint32_t>(ch);  // timeline "agent N"
           const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
           const double emit_bw =
               run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
@@ -540,8 +542,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             for (size_t di = 0; di < descriptors; ++di) {
               const double issue = now_ns();
               run.wait(issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
-              run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, lane, issue,
-                       now_ns());
+              run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu,
+                       TimelineTrack::kAgent, agent_index, issue, now_ns());
               const size_t d_end = fan_out ? ds.size() : di + 1;
               const double emit = now_ns();
               double copies = 0;
@@ -573,14 +575,15 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   const double ke = kb + k.duration_ns + stall_ns;
   run.step(kb + k.duration_ns, Cause::kCompute, k.gpu);
   run.wait(ke, Cause::kCounterUnit, k.gpu);  // writers waited for free counters
-  if (stall_ns > 0) run.span("counter stall", "stall", k.gpu, 0, kb + k.duration_ns, ke);
-  run.span("kernel", "compute", k.gpu, 0, kb, ke);
+  if (stall_ns > 0)
+    run.span("counter stall", "stall", k.gpu, TimelineTrack::kStream, 0, kb + k.duration_ns, ke);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   for (auto& a : channels) a->join();
 }
 
 void run_infinite(Run& run, const KernelInput& k, double kb) {
   run.wait(kb + k.duration_ns, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, 0, kb, kb + k.duration_ns);
+  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, kb + k.duration_ns);
   run.result.payload_bytes += total_payload(k) * dests(run, k).size();
 }
 
@@ -804,7 +807,8 @@ Attribution attribution_from(const nlohmann::json& j) {
 nlohmann::json to_json(const ReplayResult& r) {
   nlohmann::json spans = nlohmann::json::array();
   for (const Span& s : r.timeline) {
-    spans.push_back({s.name, s.category, s.gpu, s.lane, s.start_ns, s.duration_ns});
+    spans.push_back(
+        {s.name, s.category, s.gpu, static_cast<int>(s.track), s.index, s.start_ns, s.duration_ns});
   }
   return {{"mechanism", static_cast<int>(r.mechanism)},
           {"e2e", r.end_to_end_ns},
@@ -835,7 +839,8 @@ ReplayResult from_json(const nlohmann::json& j) {
   r.chunks = j.at("chunks");
   r.activities = j.at("activities");
   for (const auto& s : j.at("spans")) {
-    r.timeline.push_back(Span{s[0], s[1], s[2], s[3], s[4], s[5]});
+    r.timeline.push_back(
+        Span{s[0], s[1], s[2], static_cast<TimelineTrack>(s[3].get<int>()), s[4], s[5], s[6]});
   }
   r.attribution = attribution_from(j.at("attribution"));
   return r;

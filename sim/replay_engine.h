@@ -14,15 +14,24 @@
 #include "sim/critical_path.h"
 #include "sim/machine.h"
 #include "sim/replay_input.h"
+#include "traces/timeline_writer.h"
 
 namespace xferlab::sim {
 
-// Span: one interval of the simulated run (Chrome/Perfetto timeline).
+// The timeline's track families (traces/timeline_writer.h): the simulated
+// and the measured run are drawn with one layout.
+using traces::TimelineTrack;
+
+// Span: one interval of the simulated run, on GPU `gpu`'s track (track,
+// index): kernels and their stalls on stream 0, a transfer on the link to its
+// destination (index = GPU), agent copies and DMA descriptors on agent N
+// (index = DMA channel), explain's critical path on the critical-path track.
 struct Span {
   std::string name;      ///< "kernel", "chunk 12 -> gpu1", "stall", ...
-  std::string category;  ///< "compute" | "transfer" | "stall" | "agent".
+  std::string category;  ///< "compute" | "transfer" | "stall" | "agent" | "critical_path".
   uint32_t gpu = 0;
-  uint32_t lane = 0;  ///< 0 = kernel; 1 + d = transfers to GPU d; 100+ = agents.
+  TimelineTrack track = TimelineTrack::kStream;
+  uint32_t index = 0;
   double start_ns = 0;
   double duration_ns = 0;
 };

@@ -109,6 +109,10 @@ struct ReplayInput {
   std::vector<std::pair<std::string, std::string>> parameters;
   std::vector<std::string> warnings;  ///< the trace reader's (lost events, no checksums).
   uint32_t num_gpus = 0;
+  /// Trace time (ns) of the replay's time 0: the first iteration's start,
+  /// i.e. its earliest producer-kernel begin; 0 when not read from a trace.
+  /// Aligns the simulated and the measured tracks of a timeline.
+  uint64_t trace_start_ns = 0;
   std::vector<IterationInput> iterations;
   std::optional<Measured> measured;
   /// Kernel-only reference duration (no transfers, no agents), when the trace

@@ -551,6 +551,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     }
     in.measured = m;
   }
+  // first_begin: whole ns relative to `origin` (negative if an earlier event
+  // comes later in the file; the unsigned sum wraps back correctly).
+  in.trace_start_ns = origin + static_cast<uint64_t>(static_cast<int64_t>(first_begin));
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
   if (!md.gpus.empty()) in.gpu_model = md.gpus.front().model;
   in.topology_text = md.machine.topology;

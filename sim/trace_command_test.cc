@@ -287,7 +287,8 @@ TEST_F(TraceCommand, PerfettoExportIsValidChromeTraceJson) {
   const nlohmann::json j = nlohmann::json::parse(slurp(out));
   const std::vector<std::string> problems = validate_chrome_trace(j);
   EXPECT_TRUE(problems.empty()) << problems.front();
-  // Tracks: per GPU stream, SMs, copy lanes; host threads; links.
+  // Tracks (traces/timeline_writer.h): per GPU its streams, SMs, copy lanes
+  // and links; host threads; all in the group "measured".
   std::set<std::string> threads, processes;
   size_t flows = 0, link_slices = 0;
   for (const auto& e : j["traceEvents"]) {
@@ -296,13 +297,19 @@ TEST_F(TraceCommand, PerfettoExportIsValidChromeTraceJson) {
     if (e["ph"] == "f") ++flows;
     if (e["ph"] == "X" && e.value("cat", "") == "link") ++link_slices;
   }
-  EXPECT_TRUE(processes.count("gpu 0 (Synthetic GPU)")) << j.dump().substr(0, 500);
-  EXPECT_TRUE(processes.count("host"));
-  EXPECT_TRUE(processes.count("links"));
+  EXPECT_TRUE(processes.count("measured: GPU0")) << j.dump().substr(0, 500);
+  EXPECT_TRUE(processes.count("measured: GPU1"));
+  EXPECT_TRUE(processes.count("measured: host"));
   EXPECT_TRUE(threads.count("stream 0"));
   EXPECT_TRUE(threads.count("SM 0"));
   EXPECT_TRUE(threads.count("lane 0"));
-  EXPECT_TRUE(threads.count("gpu 0 -> gpu 1"));
+  EXPECT_TRUE(threads.count("link -> GPU 1"));
+  // The metadata block every timeline carries.
+  const nlohmann::json& md = j["otherData"];
+  EXPECT_EQ(md["trace_file"], path_);
+  for (const char* key : {"producer", "platform", "mechanism", "xferlab_version", "time_origin"}) {
+    EXPECT_TRUE(md.contains(key)) << key;
+  }
   EXPECT_EQ(link_slices, 24u * 2);  // 24 transfers, 2 destinations each.
   // Flows: counter zero -> transfer (24), flag set -> observe (24), transfer -> links (48).
   EXPECT_EQ(flows, 24u + 24u + 48u);
