@@ -8,6 +8,7 @@
 #include <ctime>
 #include <set>
 
+#include "common/command_line.h"
 #include "common/version.h"
 #include "native/cuda_check.h"
 #include "native/machine_info.h"
@@ -15,15 +16,6 @@
 
 namespace xferlab::native {
 namespace {
-
-std::string shell_quote(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789-_=./:,+@%") == std::string::npos)
-    return arg;
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::string iso8601_utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -214,8 +206,8 @@ void TraceRecorder::set_producer(const std::string& program, int argc, char** ar
   p.program = program;
   p.version = xferlab_version();
   p.revision = xferlab_revision();
-  p.command_line.clear();
-  for (int i = 0; i < argc; ++i) p.command_line += (i ? " " : "") + shell_quote(argv[i]);
+  // Repository-relative: no host paths in the trace (common/command_line.h).
+  p.command_line = portable_command_line(argc, argv);
   p.start_time = iso8601_utc_now();
 }
 

@@ -97,7 +97,8 @@ class TraceRecorder {
   // hold between drains (>= device_capacity_events when events were lost).
   uint64_t needed_capacity_events() const;
 
-  // set_producer: program name, command line (shell-quoted argv), start time,
+  // set_producer: program name, command line (shell-quoted argv, paths
+  // repository-relative: common/command_line.h), start time,
   // xferlab version and source revision.
   void set_producer(const std::string& program, int argc, char** argv);
 

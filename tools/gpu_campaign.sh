@@ -19,6 +19,9 @@ shift
 [ $# -gt 0 ] || { echo "gpu_campaign: name at least one part (bench, halo, proact, validation, xray, nvswitch, halo_detail, heldout, scaling, robust)" >&2; exit 2; }
 [ -f dist/env.sh ] || { echo "gpu_campaign: dist/ missing: run tools/gpu_bundle.sh and carry dist/" >&2; exit 2; }
 source dist/env.sh
+root=$(pwd)
+# shellcheck source=provenance.sh
+. tools/provenance.sh
 export CUDA_MODULE_LOADING=EAGER
 work=$(mktemp -d)
 rc=0
@@ -43,7 +46,7 @@ for part in "$@"; do
   status=${PIPESTATUS[0]}
   echo "=== $part: exit $status after $(( $(date +%s) - t0 )) s"
   [ "$status" -eq 0 ] || rc=1
-  { echo "campaign_command: tools/gpu_campaign.sh $out $part"; cat dist/BUILD_INFO; } > "$work/$part/BUILD_INFO"
+  { echo "campaign_command: tools/gpu_campaign.sh $(portable_args "$out") $part"; cat dist/BUILD_INFO; } > "$work/$part/BUILD_INFO"
   tar -C "$work" -czf "$out/$part.tgz" "$part"
   ls -la "$out/$part.tgz"
 done

@@ -18,6 +18,9 @@ if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
 fi
 out=$(realpath -m "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+root=$repo
+# shellcheck source=../../tools/provenance.sh
+. "$root/tools/provenance.sh"
 bin=${XFERLAB_BIN:-$repo/dist/bin}
 mkdir -p "$out" || exit 1
 
@@ -88,7 +91,7 @@ run() {
   local t0=$SECONDS
   timeout --kill-after=5 "$limit" "$@" >"$out/$name.out" 2>"$out/$name.log"
   local rc=$?
-  echo "[$rc, $((SECONDS - t0)) s] $*" >>"$prov"
+  echo "[$rc, $((SECONDS - t0)) s] $(portable_args "$@")" >>"$prov"
   if [ $rc -ne 0 ]; then
     failed+=("$name (exit $rc)")
     echo "run_all: $name failed (exit $rc); last lines of $out/$name.log:" >&2

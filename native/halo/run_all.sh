@@ -22,6 +22,8 @@
 set -uo pipefail
 out=${1:?usage: run_all.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../tools/provenance.sh
+. "$root/tools/provenance.sh"
 bin=${XFERLAB_BIN:-$root/dist/bin}
 iters=${HALO_ITERATIONS:-50}
 warmup=${HALO_WARMUP:-10}
@@ -51,13 +53,13 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "host: $(hostname)"
-  echo "command: $0 $*"
+  echo "command: $(portable_args "$0" "$@")"
   echo "gpus: $gpus"
   nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id --format=csv,noheader 2>/dev/null
   echo "cuda: $(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)"
   echo "mpi: $(mpirun --version 2>&1 | head -1)"
   echo "iterations: $iters (warm-up $warmup)"
-  echo "binaries:"; sha256sum "$halo" "$gda" 2>/dev/null
+  echo "binaries:"; portable_sha256 "$halo" "$gda"
   echo "topology:"; nvidia-smi topo -m 2>/dev/null
 } > "$out/provenance.txt"
 

@@ -4,6 +4,9 @@
 # The binary: $PROACT, else proact next to these scripts, else dist/bin/proact,
 # else bazel-bin. GPU count: $PROACT_GPUS (default 2).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=../../tools/provenance.sh
+. "$root/tools/provenance.sh"
 bin=${PROACT:-}
 for c in "$here/proact" "$here/../../dist/bin/proact" "$here/../../bazel-bin/native/proact/proact"; do
   [ -z "$bin" ] && [ -x "$c" ] && bin=$c
@@ -15,8 +18,8 @@ start=$(date +%s)
 failures=0
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: $0 $*"
-  echo "binary: $bin"
+  echo "command: $(portable_args "$0" "$@")"
+  echo "binary: $(portable_path "$bin")"
   echo "host: $(hostname)"
   echo "gpus_used: $gpus"
   nvidia-smi --query-gpu=index,name,driver_version,memory.total,pci.bus_id --format=csv 2>&1

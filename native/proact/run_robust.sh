@@ -9,6 +9,8 @@
 set -uo pipefail
 out=${1:?usage: run_robust.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../tools/provenance.sh
+. "$root/tools/provenance.sh"
 bin=${XFERLAB_BIN:-$root/dist/bin}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -24,7 +26,7 @@ export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
   echo "mem_available: $(grep MemAvailable /proc/meminfo)"
   echo "mpi: $(mpirun --version 2>&1 | head -1)"
   [ -f "$bin/../BUILD_INFO" ] && cat "$bin/../BUILD_INFO"
-  echo "binaries:"; sha256sum "$bin/proact" "$bin/halo_exchange" 2>&1
+  echo "binaries:"; portable_sha256 "$bin/proact" "$bin/halo_exchange"
 } > "$out/provenance.txt"
 failures=0
 "$root/tests/proact_robust_gpu_test.sh" "$bin/proact" "$out/proact" || failures=$((failures + 1))
