@@ -356,7 +356,7 @@ static FlagSet explain_flags() {
             "agent_copy, link_serialization, packet_overhead, link_latency, gap; tail_us = the\n"
             "part after the compute-only end), summing to the simulated time; then the\n"
             "elasticity of the time to every numeric platform parameter (+10%, one replay\n"
-            "each), top N. --timeline marks the critical path (tid 999). docs/hardware.md.");
+            "each), top N. --timeline adds a \"critical path\" track per GPU. docs/hardware.md.");
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON with the path")
       .add_string("sensitivity", "", {},
                   "mechanism whose elasticities to compute, or none (default: hardware, or the "
