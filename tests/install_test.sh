@@ -47,7 +47,10 @@ words=$(PATH="$prefix/bin:$PATH" bash -c 'source "$1"; COMP_WORDS=(xferlab va); 
 [ "$words" = "$(printf 'validate\nh200x2_nvlink4')" ] || fail "bash completion gave: $words"
 
 site=$(echo "$prefix"/lib/python3*/dist-packages)
-PYTHONPATH=$site /usr/bin/python3 - "$site" poll.xftrace replay.csv <<'PY' || fail "python package"
+# An extension built with --config=asan (tools/sanitize.sh) needs the ASan
+# runtime loaded first into the uninstrumented interpreter.
+preload=$(find "$site" -name '*.so' -exec ldd {} + 2>/dev/null | awk '/libasan/ {print $3; exit}')
+PYTHONPATH=$site LD_PRELOAD=$preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 /usr/bin/python3 - "$site" poll.xftrace replay.csv <<'PY' || fail "python package"
 import sys
 import numpy as np, pandas as pd
 import xferlab

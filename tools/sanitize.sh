@@ -13,7 +13,11 @@ base=${XFERLAB_SANITIZE_OUTPUT_BASE:-$HOME/.cache/xferlab/bazel-sanitize}
 rc=0
 for c in "${configs[@]}"; do
   start=$(date +%s)
+  # No convenience symlinks: bazel-bin etc. keep pointing at the normal build,
+  # and no bazel-<dir> link into the sanitizer output base is left for the
+  # next config's //... to wander into.
   bazel --output_base="$base-$c" test --config="$c" --test_tag_filters=-gpu,-mpi \
+    --experimental_convenience_symlinks=ignore \
     --test_timeout=600 -- //... -//native/... -//python/...
   r=$?
   echo "sanitize: --config=$c: exit $r in $(( $(date +%s) - start )) s"
