@@ -10,7 +10,7 @@ namespace {
 
 using D = DmaAgentConfig;
 const Param<D> kDmaParams[] = {
-    {"channels", Unit::kNone, "independent transfer engines", &D::channels},
+    {"channels", Unit::kNone, "independent transfer engines", &D::channels, {1, 4096}},
     {"outstanding_packets", Unit::kNone, "in-flight packets per channel", &D::outstanding_packets},
     {"packet_size", Unit::kSizeBytes, "payload per packet (0 = link max payload)",
      &D::packet_bytes},

@@ -85,6 +85,18 @@ std::string format_quantity(double value, Unit unit) {
   return format_plain(value);
 }
 
+Plausible unit_plausible_range(Unit unit) {
+  switch (unit) {
+    case Unit::kTimeNs: return {0, 1e9};
+    case Unit::kSizeBytes: return {0, 1e13};
+    case Unit::kBandwidthBytesPerS: return {0, 1e14};
+    case Unit::kFrequencyHz: return {1e6, 1e10};
+    case Unit::kRatePerS: return {0, 1e12};
+    case Unit::kNone: return {0, 1e9};
+  }
+  return {0, 1e9};
+}
+
 Result<double> parse_plain_number(std::string_view text) {
   return parse_quantity(text, Unit::kNone);
 }

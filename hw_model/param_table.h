@@ -30,16 +30,27 @@ struct EnumField {
 template <typename C>
 using FieldRef = std::variant<double C::*, int64_t C::*, bool C::*, std::string C::*, EnumField<C>>;
 
+// Plausible: the values a real machine has, in base units (ns, B, B/s, Hz,
+// 1/s, plain numbers). A preset value outside loads with a one-line warning
+// naming the file, line and key (`--strict` makes it an error). {0, 0}: the
+// unit's range (plausible_range below).
+struct Plausible {
+  double min = 0;
+  double max = 0;
+};
+
 // Param<C>: one configuration parameter of config struct C.
 //   key:  TOML key inside the struct's section ("update_latency").
 //   unit: Unit::kNone for plain numbers (counts, ratios); otherwise the value
 //         must be written with its unit ("20ns", "25GBps").
+//   plausible: where it differs from the unit's range.
 template <typename C>
 struct Param {
   const char* key;
   Unit unit;
   const char* description;
   FieldRef<C> field;
+  Plausible plausible = {};
 };
 
 // kAutoCount: a count left to a design rule ("auto" in presets and --set),
@@ -52,6 +63,40 @@ std::string format_quantity(double value, Unit unit);
 
 // format_plain: a number without unit, shortest round-trip form.
 std::string format_plain(double value);
+
+// unit_plausible_range: the range of any quantity of `unit` on a real
+// machine: times 0..1 s, sizes 0..10 TB, bandwidths 0..100 TB/s, clocks
+// 1 MHz..10 GHz, rates 0..10^12/s; plain numbers and counts 0..10^9.
+Plausible unit_plausible_range(Unit unit);
+
+// plausible_range: the parameter's declared range, else its unit's.
+template <typename C>
+Plausible plausible_range(const Param<C>& param) {
+  if (param.plausible.min != 0 || param.plausible.max != 0) return param.plausible;
+  return unit_plausible_range(param.unit);
+}
+
+// implausible_value: "VALUE is outside the plausible range MIN..MAX" when the
+// parameter's numeric value is outside plausible_range ("" inside, for text,
+// booleans, enums and counts left "auto").
+template <typename C>
+std::string implausible_value(const Param<C>& param, const C& config) {
+  double v = 0;
+  if (const auto* m = std::get_if<double C::*>(&param.field)) {
+    v = config.*(*m);
+  } else if (const auto* c = std::get_if<int64_t C::*>(&param.field)) {
+    if (config.*(*c) == kAutoCount) return "";
+    v = static_cast<double>(config.*(*c));
+  } else {
+    return "";
+  }
+  const Plausible r = plausible_range(param);
+  if (v >= r.min && v <= r.max) return "";
+  auto text = [&](double x) {
+    return param.unit == Unit::kNone ? format_plain(x) : format_quantity(x, param.unit);
+  };
+  return text(v) + " is outside the plausible range " + text(r.min) + ".." + text(r.max);
+}
 
 // parse_plain_number / parse_count / parse_bool: text forms of unitless values.
 Result<double> parse_plain_number(std::string_view text);

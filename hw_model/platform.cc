@@ -28,29 +28,40 @@ constexpr EnumName<TopologyKind> kTopologyNames[] = {
 using G = GpuConfig;
 const Param<G> kGpuParams[] = {
     {"model", Unit::kNone, "GPU name", &G::model},
-    {"count", Unit::kNone, "GPUs in the whole machine (all nodes)", &G::count},
-    {"sm_count", Unit::kNone, "streaming multiprocessors per GPU", &G::sm_count},
-    {"max_warps_per_sm", Unit::kNone, "resident warp slots per SM", &G::max_warps_per_sm},
-    {"clock", Unit::kFrequencyHz, "SM clock", &G::clock_hz},
-    {"memory_bw", Unit::kBandwidthBytesPerS, "device memory bandwidth", &G::memory_bw_bytes_per_s},
-    {"memory_size", Unit::kSizeBytes, "device memory capacity", &G::memory_bytes},
+    {"count", Unit::kNone, "GPUs in the whole machine (all nodes)", &G::count, {1, 1e6}},
+    {"sm_count", Unit::kNone, "streaming multiprocessors per GPU", &G::sm_count, {1, 1e4}},
+    {"max_warps_per_sm",
+     Unit::kNone,
+     "resident warp slots per SM",
+     &G::max_warps_per_sm,
+     {1, 1024}},
+    {"clock", Unit::kFrequencyHz, "SM clock", &G::clock_hz, {1e8, 1e10}},
+    {"memory_bw",
+     Unit::kBandwidthBytesPerS,
+     "device memory bandwidth",
+     &G::memory_bw_bytes_per_s,
+     {1e9, 1e14}},
+    {"memory_size", Unit::kSizeBytes, "device memory capacity", &G::memory_bytes, {1e8, 1e13}},
 };
 
 using P = CpuConfig;
 const Param<P> kCpuParams[] = {
     {"model", Unit::kNone, "CPU name", &P::model},
-    {"sockets", Unit::kNone, "sockets per node", &P::sockets},
-    {"cores_per_socket", Unit::kNone, "cores per socket", &P::cores_per_socket},
-    {"clock", Unit::kFrequencyHz, "core clock", &P::clock_hz},
-    {"memory_bw", Unit::kBandwidthBytesPerS, "host memory bandwidth per node",
-     &P::memory_bw_bytes_per_s},
+    {"sockets", Unit::kNone, "sockets per node", &P::sockets, {1, 64}},
+    {"cores_per_socket", Unit::kNone, "cores per socket", &P::cores_per_socket, {1, 4096}},
+    {"clock", Unit::kFrequencyHz, "core clock", &P::clock_hz, {1e8, 1e10}},
+    {"memory_bw",
+     Unit::kBandwidthBytesPerS,
+     "host memory bandwidth per node",
+     &P::memory_bw_bytes_per_s,
+     {1e9, 1e14}},
 };
 
 using T = TopologyConfig;
 const Param<T> kTopologyParams[] = {
     {"kind", Unit::kNone, "how GPUs are joined",
      enum_field<T, TopologyKind, &T::kind, kTopologyNames>()},
-    {"nodes", Unit::kNone, "nodes joined by the network link", &T::nodes},
+    {"nodes", Unit::kNone, "nodes joined by the network link", &T::nodes, {1, 1e6}},
     {"gpus_per_group", Unit::kNone, "mesh: GPUs linked directly (0 = whole node)",
      &T::gpus_per_group},
     {"links_per_gpu_pair", Unit::kNone, "links between two GPUs of a group",
@@ -112,6 +123,8 @@ struct Field {
   std::string description;
   std::function<std::string(const Platform&)> get;
   std::function<Status(Platform&, std::string_view)> set;
+  /// "" or "VALUE is outside the plausible range A..B" (Param::plausible).
+  std::function<std::string(const Platform&)> implausible;
 
   std::string dotted() const { return section.empty() ? key : section + "." + key; }
 };
@@ -135,12 +148,13 @@ template <typename C>
 void add_section(std::vector<Field>& out, const char* section, C Platform::*member) {
   for (const Param<C>& p : C::params()) {
     const Param<C>* param = &p;
-    out.push_back(
-        Field{section, p.key, kind_of(p), param_unit_text(p), p.description,
-              [param, member](const Platform& pl) { return param_value_text(*param, pl.*member); },
-              [param, member](Platform& pl, std::string_view v) {
-                return set_param_from_text(*param, pl.*member, v);
-              }});
+    out.push_back(Field{
+        section, p.key, kind_of(p), param_unit_text(p), p.description,
+        [param, member](const Platform& pl) { return param_value_text(*param, pl.*member); },
+        [param, member](Platform& pl, std::string_view v) {
+          return set_param_from_text(*param, pl.*member, v);
+        },
+        [param, member](const Platform& pl) { return implausible_value(*param, pl.*member); }});
   }
 }
 
@@ -157,7 +171,8 @@ void add_link_section(std::vector<Field>& out, const char* section, LinkFormat P
                         if (!f.ok()) return f.error();
                         pl.*member = *f;
                         return Status::Ok();
-                      }});
+                      },
+                      [](const Platform&) { return std::string(); }});
   add_section(out, section, member);
 }
 
@@ -170,7 +185,8 @@ const std::vector<Field>& fields() {
                         [m](Platform& pl, std::string_view v) {
                           pl.*m = std::string(v);
                           return Status::Ok();
-                        }});
+                        },
+                        [](const Platform&) { return std::string(); }});
     };
     top("name", &Platform::name, "preset name");
     top("description", &Platform::description, "one-line description");
@@ -339,6 +355,31 @@ Status set_parameter(Platform& platform, std::string_view dotted_key, std::strin
   }
   Status s = f->set(platform, value);
   if (!s.ok()) return make_error("key '" + f->dotted() + "': " + s.error().message);
+  platform.given_keys.insert(f->dotted());
+  return Status::Ok();
+}
+
+std::vector<std::string> defaulted_keys(const Platform& platform) {
+  std::vector<std::string> out;
+  for (const Field& f : fields()) {
+    if (f.section.empty() || platform.given_keys.count(f.dotted())) continue;
+    if (platform.given_keys.count(f.section + ".format")) continue;  // the builtin link's value.
+    out.push_back(f.dotted());
+  }
+  return out;
+}
+
+Status check_strict(const Platform& platform) {
+  if (!platform.warnings.empty()) return make_error(platform.warnings.front() + " (--strict)");
+  const std::string file = platform.origin.empty() ? platform.name : platform.origin;
+  const std::vector<std::string> keys = defaulted_keys(platform);
+  if (!keys.empty()) {
+    std::string list;
+    for (size_t i = 0; i < keys.size() && i < 3; ++i) list += (i ? ", " : "") + keys[i];
+    if (keys.size() > 3) list += ", ...";
+    return make_error(file + ": " + std::to_string(keys.size()) +
+                      " key(s) not in the file take the model default (--strict): " + list);
+  }
   return Status::Ok();
 }
 
@@ -407,7 +448,9 @@ std::string toml_value(const Field& f, const std::string& text) {
 
 }  // namespace
 
-std::string dump_platform(const Platform& platform) {
+std::string dump_platform(const Platform& platform, bool mark_defaults) {
+  const std::vector<std::string> defaulted =
+      mark_defaults ? defaulted_keys(platform) : std::vector<std::string>{};
   std::ostringstream out;
   out << "# Platform '" << platform.name << "' with every parameter resolved"
       << " (xferlab platform show).\n";
@@ -431,7 +474,10 @@ std::string dump_platform(const Platform& platform) {
       out << f.key << " = { value = " << value << ", source = " << toml_string(it->second)
           << " }\n";
     } else {
-      out << f.key << " = " << value << "\n";
+      out << f.key << " = " << value;
+      if (std::find(defaulted.begin(), defaulted.end(), f.dotted()) != defaulted.end())
+        out << "  # default";
+      out << "\n";
     }
   }
   return out.str();
@@ -484,6 +530,7 @@ Status apply(Platform& p, std::string_view file, const Field& f, const toml::nod
   Status s = f.set(p, *text);
   if (!s.ok())
     return make_error(where(file, *value) + "key '" + f.dotted() + "': " + s.error().message);
+  p.given_keys.insert(f.dotted());
   return Status::Ok();
 }
 
@@ -561,6 +608,15 @@ Result<Platform> parse_platform(std::string_view toml_text, std::string_view fil
     std::string key;
     if (m.rfind("key '", 0) == 0) key = m.substr(5, m.find('\'', 5) - 5);
     return make_error(std::string(file_name) + ":" + std::to_string(line_of(root, key)) + ": " + m);
+  }
+  for (const Field& f : fields()) {
+    if (!p.given_keys.count(f.dotted())) continue;  // defaults are plausible (platform_test).
+    const std::string problem = f.implausible(p);
+    if (!problem.empty()) {
+      p.warnings.push_back(std::string(file_name) + ":" +
+                           std::to_string(line_of(root, f.dotted())) + ": key '" + f.dotted() +
+                           "': " + problem);
+    }
   }
   return p;
 }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,6 +100,13 @@ struct Platform {
   SoftwareConfig software;
 
   std::map<std::string, std::string> sources;  ///< "section" or "section.key" -> source note.
+  /// Keys given explicitly (in the file, by set_parameter); a link section's
+  /// other keys come with its `format`. Every other key takes the model
+  /// default (defaulted_keys).
+  std::set<std::string> given_keys;
+  /// "FILE:LINE: key 'K': VALUE is outside the plausible range A..B", one per
+  /// implausible value in the file (Param::plausible); tools print them.
+  std::vector<std::string> warnings;
 
   int64_t gpus_per_node() const;
   // validate: each config, then combinations (direct pair needs 2 GPUs per
@@ -147,8 +155,18 @@ struct ParamInfo {
 // (link sections show the builtin format's defaults).
 std::vector<ParamInfo> parameter_reference();
 
+// defaulted_keys: the model-parameter keys (sections, not the top-level
+// name/description/...) that neither the file nor set_parameter gave and no
+// link `format` supplies: they silently take the model default.
+std::vector<std::string> defaulted_keys(const Platform& platform);
+
+// check_strict: `--strict`: a usage error with the first plausibility
+// warning, else naming the file, the number of defaulted keys and the first few.
+Status check_strict(const Platform& platform);
+
 // dump_platform: TOML text of `platform` with every parameter resolved; loads
 // back to an equal Platform.
-std::string dump_platform(const Platform& platform);
+// With mark_defaults, defaulted keys end with "# default" (platform show).
+std::string dump_platform(const Platform& platform, bool mark_defaults = false);
 
 }  // namespace xferlab::hw_model

@@ -33,6 +33,72 @@ TEST(Platform, EveryPresetLoadsAndRoundTrips) {
   }
 }
 
+// Issue #21 item 11: defaulted keys are known, implausible values warn.
+TEST(Platform, PresetsAndDefaultsArePlausible) {
+  for (const char* name : kPresets) {
+    Result<Platform> p = load_platform(name);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_TRUE(p->warnings.empty()) << name << ": " << p->warnings.front();
+  }
+  // Every default must lie in its range, or a file repeating it would warn.
+  Platform d;
+  std::string all;
+  for (const std::string& key : parameter_keys(d)) all += *get_parameter(d, key) + "\n";
+  Result<Platform> again = parse_platform(dump_platform(d), "defaults.toml");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_TRUE(again->warnings.empty()) << again->warnings.front();
+  EXPECT_TRUE(defaulted_keys(*again).empty());
+}
+
+TEST(Platform, ImplausibleValueWarnsWithFileLineAndKey) {
+  Result<Platform> p = parse_platform(
+      "name = \"x\"\n[gpu]\ncount = 2\n[gpu_link]\nformat = \"nvlink4\"\n"
+      "latency = \"1e30s\"\n[cpu]\nclock = \"3000GHz\"\n",
+      "absurd.toml");
+  ASSERT_TRUE(p.ok()) << p.error().message;  // loads: a warning, not an error.
+  ASSERT_EQ(p->warnings.size(), 2u);
+  EXPECT_EQ(p->warnings[0],
+            "absurd.toml:8: key 'cpu.clock': 3000GHz is outside the plausible range 100MHz..10GHz");
+  EXPECT_EQ(p->warnings[1].rfind("absurd.toml:6: key 'gpu_link.latency': ", 0), 0u)
+      << p->warnings[1];
+  EXPECT_NE(p->warnings[1].find("is outside the plausible range 1ns..10ms"), std::string::npos);
+  const Status strict = check_strict(*p);
+  ASSERT_FALSE(strict.ok());
+  EXPECT_EQ(strict.error().message, p->warnings[0] + " (--strict)");
+}
+
+TEST(Platform, DefaultedKeysListedAndRefusedByStrict) {
+  Result<Platform> p = parse_platform(
+      "name = \"x\"\n[gpu]\ncount = 2\n[gpu_link]\nformat = \"nvlink4\"\n", "partial.toml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const std::vector<std::string> keys = defaulted_keys(*p);
+  auto has = [&](const std::string& k) {
+    return std::find(keys.begin(), keys.end(), k) != keys.end();
+  };
+  EXPECT_FALSE(has("gpu.count"));         // in the file.
+  EXPECT_TRUE(has("gpu.sm_count"));       // not: the model default.
+  EXPECT_FALSE(has("gpu_link.latency"));  // the nvlink4 format's value.
+  EXPECT_TRUE(has("host_link.latency"));  // no format given: the model default.
+  EXPECT_TRUE(has("dma_agent.channels"));
+  EXPECT_FALSE(has("name"));  // top-level text is not a model parameter.
+  const std::string dump = dump_platform(*p, /*mark_defaults=*/true);
+  EXPECT_NE(dump.find("\ncount = 2\n"), std::string::npos);
+  EXPECT_NE(dump.find("\nsm_count = 80  # default\n"), std::string::npos) << dump;
+  EXPECT_EQ(dump_platform(*p).find("# default\n"), std::string::npos);
+  Status strict = check_strict(*p);
+  ASSERT_FALSE(strict.ok());
+  EXPECT_EQ(strict.error().message.rfind("partial.toml: " + std::to_string(keys.size()) +
+                                             " key(s) not in the file take the model default "
+                                             "(--strict): gpu.model, gpu.sm_count, ",
+                                         0),
+            0u)
+      << strict.error().message;
+  // Keys set later (--set, calibrate) are given, not defaulted.
+  ASSERT_TRUE(set_parameter(*p, "gpu.sm_count", "132").ok());
+  EXPECT_EQ(defaulted_keys(*p).size(), keys.size() - 1);
+  EXPECT_TRUE(check_strict(*load_platform("h200x2_nvlink4")).ok());
+}
+
 TEST(Platform, PresetFacts) {
   Platform h200 = *load_platform("h200x2_nvlink4");
   EXPECT_EQ(h200.gpu.count, 2);

@@ -111,6 +111,9 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   Prepared p{separate_data_generation(*in, *m), *m, preset, "", all_sets};
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;
+    // Implausible preset values (hw_model/param_table.h Plausible), printed
+    // with the trace reader's warnings.
+    p.input.warnings.insert(p.input.warnings.end(), pl->warnings.begin(), pl->warnings.end());
   }
   // The workload model (docs/scaling.md): its compute on the preset's GPU,
   // then the problem split (strong) or replicated (weak) over n GPUs.

@@ -37,9 +37,14 @@ Status apply_sets(Platform& platform, const std::vector<std::string>& sets) {
 }
 
 // load_with_sets: load_platform + apply_sets; --set mistakes are bad input.
-Result<Platform> load_with_sets(const std::string& preset, const std::vector<std::string>& sets) {
+// The preset's plausibility warnings go to `warnings` (null: not printed).
+Result<Platform> load_with_sets(const std::string& preset, const std::vector<std::string>& sets,
+                                std::ostream* warnings) {
   Result<Platform> platform = load_platform(preset);
   if (!platform.ok()) return platform.error();
+  if (warnings) {
+    for (const std::string& w : platform->warnings) *warnings << "warning: " << w << "\n";
+  }
   if (Status s = apply_sets(*platform, sets); !s.ok()) return make_error(s.error().message);
   return platform;
 }
@@ -83,12 +88,12 @@ struct LinkChoice {
 };
 
 // link_choices: the preset's GPU-pair link, or the named built-in format(s).
-Result<std::vector<LinkChoice>> link_choices(const FlagSet& flags) {
+Result<std::vector<LinkChoice>> link_choices(const FlagSet& flags, std::ostream& err) {
   const std::string preset = flags.get_string("platform");
   if (!preset.empty()) {
     if (flags.was_set("interconnect"))
       return make_error("give --interconnect or --platform, not both");
-    Result<Platform> platform = load_with_sets(preset, flags.get_all("set"));
+    Result<Platform> platform = load_with_sets(preset, flags.get_all("set"), &err);
     if (!platform.ok()) return platform.error();
     GpuPairPath path = gpu_pair_path(*platform, 0, platform->gpu.count > 1 ? 1 : 0);
     return std::vector<LinkChoice>{{path.bottleneck ? *path.bottleneck : platform->gpu_link,
@@ -108,7 +113,7 @@ Result<std::vector<LinkChoice>> link_choices(const FlagSet& flags) {
 int run_link(const cli::Args& args, std::ostream& out, std::ostream& err) {
   FlagSet flags = link_flags();
   if (std::optional<int> rc = cli::parse_command_flags(flags, args, out, err)) return *rc;
-  Result<std::vector<LinkChoice>> choices = link_choices(flags);
+  Result<std::vector<LinkChoice>> choices = link_choices(flags, err);
   if (!choices.ok()) return fail_in(err, "link", choices.error());
   const OutputFormat format = parse_output_format(flags.get_string("format")).value();
   const Pattern pattern = parse_pattern(flags.get_string("pattern")).value();
@@ -161,15 +166,23 @@ FlagSet platform_flags() {
   f.set_positionals("ACTION", 0, 2, "list | show PRESET|FILE | keys")
       .add_repeated("set", "key=value", "show: override a preset key")
       .add_size("chunk-size", format_quantity(kDefaultSizingChunkBytes, Unit::kSizeBytes), 1, 1e15,
-                "show: the chunk size the 'auto' hardware sizes are derived for");
+                "show: the chunk size the 'auto' hardware sizes are derived for")
+      .add_bool("strict", false,
+                "show: keys the file leaves to the model default (marked '# default') and "
+                "implausible values are errors");
   add_format_flag(f);
   return f;
 }
 
 int platform_show(const FlagSet& flags, std::ostream& out, std::ostream& err) {
-  Result<Platform> platform = load_with_sets(flags.positionals()[1], flags.get_all("set"));
+  const bool strict = flags.get_bool("strict");  // warnings become the error.
+  Result<Platform> platform =
+      load_with_sets(flags.positionals()[1], flags.get_all("set"), strict ? nullptr : &err);
   if (!platform.ok()) return fail_in(err, "platform", platform.error());
-  out << dump_platform(*platform);
+  if (strict) {
+    if (Status s = check_strict(*platform); !s.ok()) return fail_in(err, "platform", s.error());
+  }
+  out << dump_platform(*platform, /*mark_defaults=*/true);
   SizingRegion region;
   region.chunk_bytes = flags.get_size("chunk-size");
   Result<SizingPath> path = platform_sizing_path(*platform);
@@ -294,7 +307,7 @@ int run_calibrate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   }
   Result<CalibrationInputs> in = calibration_inputs(flags);
   if (!in.ok()) return fail_in(err, "calibrate", in.error());
-  Result<Platform> base = load_platform(flags.get_string("preset"));
+  Result<Platform> base = load_with_sets(flags.get_string("preset"), {}, &err);
   if (!base.ok()) return fail_in(err, "calibrate", base.error());
   Result<CalibrationResult> result = calibrate(*base, *in);
   if (!result.ok()) return fail_in(err, "calibrate", result.error());

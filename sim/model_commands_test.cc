@@ -93,6 +93,13 @@ TEST(PlatformCli, ListShowKeys) {
   ASSERT_EQ(show.code, 0) << show.err;
   EXPECT_NE(show.out.find("\n[dma_agent]\n# model defaults"), std::string::npos);
   EXPECT_NE(show.out.find("channels = 8\n"), std::string::npos);
+  // Keys the preset leaves to the model are marked; --strict refuses them.
+  EXPECT_NE(show.out.find("outstanding_packets = "), std::string::npos);
+  EXPECT_NE(show.out.find("  # default\n"), std::string::npos);
+  CliRun strict = platform({"show", "proact_k40_pcie3", "--strict"});
+  EXPECT_EQ(strict.code, 2);
+  EXPECT_EQ(lines(strict.err), 1) << strict.err;
+  EXPECT_NE(strict.err.find("take the model default (--strict)"), std::string::npos) << strict.err;
   CliRun keys = platform({"keys", "--format", "csv"});
   ASSERT_EQ(keys.code, 0);
   EXPECT_NE(keys.out.find("counter_unit.update_latency_cycles,count,20,"), std::string::npos);

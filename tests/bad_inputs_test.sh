@@ -20,6 +20,8 @@ toml wrong_type $'name = "x"\n[gpu]\ncount = "two"'
 toml direct_pair $'name = "x"\n[gpu]\ncount = 4\n[topology]\nkind = "direct_pair"'
 toml zero_rate $'name = "x"\n[gpu]\nmemory_bw = "0GBps"'
 toml unknown_section $'name = "x"\n[gpuu]\ncount = 2'
+toml partial $'name = "x"\n[gpu]\ncount = 2'
+toml implausible $'name = "x"\n[gpu_link]\nformat = "nvlink4"\nlatency = "1e30s"'
 printf 'nonsense,columns\n1,2\n' > "$tmp/fix/header.csv"
 printf 'link,variant,op,size_bytes,pattern,count,median_ns\nnvlink,ce,write,abc,contiguous,1,5\n' \
   > "$tmp/fix/number.csv"
