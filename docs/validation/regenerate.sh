@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# docs/validation/regenerate.sh — regenerates the committed validation tables
+# and plots from the committed traces (docs/validation.md): run from the
+# repository root after `bazel build -c opt //sim:xferlab`. About 2 minutes on
+# two cores. XFERLAB overrides the binary.
+set -euo pipefail
+xferlab=${XFERLAB:-bazel-bin/sim/xferlab}
+d=docs/validation
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# validate exits 1 when a case exceeds --tolerance; the tables are wanted anyway.
+"$xferlab" validate --format csv > "$tmp/current.csv" || true
+"$xferlab" validate --captures all --format csv > "$tmp/all.csv" || true
+# One table per platform (validate also appends the halo-exchange rows,
+# which have their own columns and page, docs/halo_sim.md).
+split_platform() {  # CSV PLATFORM
+  awk -F, -v p="$2" 'NR == 1 || $2 == p' "$1"
+}
+split_platform "$tmp/current.csv" h200x2_nvlink4 > "$d/h200x2_validation.csv"
+split_platform "$tmp/all.csv" h200x2_nvlink4 > "$d/h200x2_validation_all_captures.csv"
+split_platform "$tmp/current.csv" h200x4_hgx_nvswitch > "$d/h200x4_validation.csv"
+if command -v gnuplot > /dev/null; then
+  gnuplot "$d/scatter.gp"
+  gnuplot "$d/scatter_h200x4.gp"
+fi
+# The summary lines of docs/validation.md ("In-sample vs held-out").
+"$xferlab" validate --format table 2>&1 | sed -n '/^summaries/,$p' || true
