@@ -129,8 +129,7 @@ Result<DmaAgent> DmaAgent::create(const DmaAgentConfig& config) {
 }
 
 double DmaAgent::packet_payload_bytes(double link_max_payload_bytes) const {
-  const double max = link_max_payload_bytes;
-  return config_.packet_bytes > 0 ? std::min(config_.packet_bytes, max) : max;
+  return hw_model::packet_payload_bytes(config_.packet_bytes, link_max_payload_bytes);
 }
 
 double DmaAgent::start_ns(bool prefetched) const {
@@ -158,18 +157,8 @@ DmaTiming DmaAgent::transfer(const Descriptor& d, const DestinationPath& path) c
     t.completion_ns = t.start_ns + config_.completion_signal_ns;
     return t;
   }
-  // Each row is cut into full-size packets; rows are separate on the link.
-  double packet = packet_payload_bytes(link);
-  double rows = static_cast<double>(d.rows);
-  if (packet >= link.format().max_payload_bytes) {
-    t.wire = link.writes(rows, d.row_bytes, Pattern::kScattered);
-  } else {
-    double full = std::floor(d.row_bytes / packet);
-    double rest = d.row_bytes - full * packet;
-    double granule = link.format().full_write_granule_bytes;
-    t.wire = link.stores(full * rows, packet, std::fmod(packet, granule) != 0);
-    t.wire += link.stores(rest > 0 ? rows : 0, rest, std::fmod(rest, granule) != 0);
-  }
+  // Each row is cut into the agent's packets; rows are separate on the link.
+  t.wire = link.packets(static_cast<double>(d.rows), d.row_bytes, config_.packet_bytes);
   double fanout = static_cast<double>(d.destinations);
   Rate r = link_rate(link, t.wire, path.links);
   if (path.shared) r.bytes_per_s /= fanout;

@@ -350,6 +350,10 @@ double LinkModel::reverse_bytes_for(double packets) const {
          encoding_factor_;
 }
 
+double packet_payload_bytes(double packet_bytes, double max_payload_bytes) {
+  return packet_bytes > 0 ? std::min(packet_bytes, max_payload_bytes) : max_payload_bytes;
+}
+
 WireBytes LinkModel::write(double size_bytes) const {
   WireBytes w;
   if (size_bytes <= 0) return w;
@@ -393,6 +397,17 @@ WireBytes LinkModel::stores(double count, double size_bytes, bool partial) const
   w.packets = count;
   w.data_bytes = count * packet_wire_bytes(size_bytes, partial);
   w.reverse_bytes = reverse_bytes_for(count);
+  return w;
+}
+
+WireBytes LinkModel::packets(double count, double size_bytes, double packet_bytes) const {
+  const double packet = packet_payload_bytes(packet_bytes);
+  if (packet >= format_.max_payload_bytes) return writes(count, size_bytes, Pattern::kScattered);
+  const double full = std::floor(size_bytes / packet);
+  const double rest = size_bytes - full * packet;
+  const double granule = format_.full_write_granule_bytes;
+  WireBytes w = stores(full * count, packet, std::fmod(packet, granule) != 0);
+  w += stores(rest > 0 ? count : 0, rest, std::fmod(rest, granule) != 0);
   return w;
 }
 

@@ -114,6 +114,11 @@ struct LinkTime {
   LinkBound bound = LinkBound::kLatency;
 };
 
+// packet_payload_bytes: the payload per packet of a sender that cuts its data
+// into packets of `packet_bytes` (an SM copy agent's line, a DMA agent's
+// packet size) on a link of `max_payload_bytes`: capped at the max; 0 = the max.
+double packet_payload_bytes(double packet_bytes, double max_payload_bytes);
+
 // LinkModel: the equations of docs/hw_model.md §1 over one validated
 // LinkFormat. All functions are const, deterministic and allocation-free.
 // Sizes are assumed aligned to their own size (a 128-B write starts a line).
@@ -142,6 +147,17 @@ class LinkModel {
   // stores: `count` packets of `size_bytes` each as produced by the SM's write
   // coalescer (never merged or split further), with the given partial flag.
   WireBytes stores(double count, double size_bytes, bool partial) const;
+  // packets: `count` messages of `size_bytes`, each cut by its sender into
+  // packets of packet_payload_bytes(packet_bytes) (SM copy agents: one line
+  // per warp store; DMA agents: their packet size): the full packets plus the
+  // remainder, partial when not a whole number of write granules. A packet
+  // size of the max payload (or 0) is writes(count, size, kScattered).
+  WireBytes packets(double count, double size_bytes, double packet_bytes) const;
+  // packet_payload_bytes: a sender's packet payload: `packet_bytes` capped
+  // at the max payload; 0 = the max payload.
+  double packet_payload_bytes(double packet_bytes) const {
+    return xferlab::hw_model::packet_payload_bytes(packet_bytes, format_.max_payload_bytes);
+  }
   // read / reads: request packets forward, completions back.
   WireBytes read(double size_bytes) const;
   WireBytes reads(double count, double size_bytes, Pattern pattern) const;

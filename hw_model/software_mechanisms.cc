@@ -183,12 +183,7 @@ ChunkCost SoftwareMechanisms::chunk(Mechanism mechanism, double chunk_bytes, con
     c.wire = link.write(chunk_bytes);
   } else {
     // SM stores: one full line per warp store instruction, never merged further.
-    double packet = std::min(config_.copy_packet_bytes, chunk_bytes);
-    double full = std::floor(chunk_bytes / packet);
-    double rest = chunk_bytes - full * packet;
-    double granule = link.format().full_write_granule_bytes;
-    c.wire = link.stores(full, packet, std::fmod(packet, granule) != 0);
-    c.wire += link.stores(rest > 0 ? 1 : 0, rest, std::fmod(rest, granule) != 0);
+    c.wire = link.packets(1, chunk_bytes, config_.copy_packet_bytes);
   }
   LinkTime t = link.time(c.wire, links);
   double link_bw = chunk_bytes / t.transfer_ns * 1e9;

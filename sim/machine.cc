@@ -33,6 +33,11 @@ void set_simple_packetization(LinkSpec& link, double max_payload_bytes, double h
     double per_store = std::ceil(store_bytes / max_payload_bytes);
     return WireCost{count * (store_bytes + per_store * header_bytes), count * per_store};
   };
+  link.packets = [max_payload_bytes, header_bytes](double payload, double packet_bytes) {
+    double packets =
+        std::ceil(payload / hw_model::packet_payload_bytes(packet_bytes, max_payload_bytes));
+    return WireCost{payload + packets * header_bytes, packets};
+  };
 }
 
 namespace {
@@ -45,7 +50,7 @@ Status check_link(const LinkSpec& link, const char* what) {
     return make_error(std::string("machine: ") + what +
                       " latency/packet rate must be >= 0 and max payload > 0");
   }
-  if (!link.bulk || !link.stores) {
+  if (!link.bulk || !link.stores || !link.packets) {
     return make_error(std::string("machine: ") + what + " has no packetization model");
   }
   return Status::Ok();
@@ -132,6 +137,10 @@ Result<LinkSpec> link_spec(const hw::LinkFormat& format, int64_t links,
   s.max_payload_bytes = format.max_payload_bytes;
   s.bulk = [lm](double payload) {
     hw::WireBytes w = lm->writes(1, payload, hw::Pattern::kContiguous);
+    return WireCost{w.data_bytes, w.packets};
+  };
+  s.packets = [lm](double payload, double packet_bytes) {
+    hw::WireBytes w = lm->packets(1, payload, packet_bytes);
     return WireCost{w.data_bytes, w.packets};
   };
   const double warp = static_cast<double>(coalescing.warp_threads);

@@ -49,6 +49,10 @@ struct LinkSpec {
   /// stores(count, store_bytes): `count` SM store transactions of
   /// `store_bytes` each, as issued (inline PROACT).
   std::function<WireCost(double count, double store_bytes)> stores;
+  /// packets(payload, packet_payload): payload cut by its sender into
+  /// packets of at most packet_payload bytes (SM copy agents, DMA agents;
+  /// hw_model::LinkModel::packets); the max payload gives bulk(payload).
+  std::function<WireCost(double payload_bytes, double packet_payload_bytes)> packets;
 };
 
 // simple_packetization: bulk/stores for a link with `header_bytes` overhead

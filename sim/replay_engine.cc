@@ -210,11 +210,10 @@ void finish_all(Run& run, std::deque<Flight>& flights) {
 // one 128-B line), not a copy engine's full-size packets: on 2x H200 the
 // agents copy a single 256 MiB chunk at 344-356 GB/s against cudaMemcpy's
 // 391 GB/s (traces/real/2026-11-22_h200x2_run3, docs/validation.md).
-// agent_packet_payload is that packet payload (the link's maximum when
-// agent_packet_bytes is 0 or not below it).
+// agent_packet_payload is that packet payload (hw_model::packet_payload_bytes:
+// the link's maximum when agent_packet_bytes is 0 or not below it).
 double agent_packet_payload(const Machine& m) {
-  const double pkt = m.costs.agent_packet_bytes;
-  return pkt > 0 && pkt < m.gpu_link.max_payload_bytes ? pkt : m.gpu_link.max_payload_bytes;
+  return hw_model::packet_payload_bytes(m.costs.agent_packet_bytes, m.gpu_link.max_payload_bytes);
 }
 
 // dma_packet_payload: the DMA agent's packets (hw_model::DmaAgent).
@@ -223,22 +222,8 @@ double dma_packet_payload(const Machine& m) {
       ->packet_payload_bytes(m.gpu_link.max_payload_bytes);
 }
 
-// packets_of: `payload` cut into packets of at most `pkt` payload bytes.
-WireCost packets_of(const Machine& m, double payload, double pkt) {
-  if (pkt >= m.gpu_link.max_payload_bytes) return m.gpu_link.bulk(payload);
-  const double full = std::floor(payload / pkt);
-  const WireCost one = m.gpu_link.bulk(pkt);
-  WireCost w{full * one.wire_bytes, full * one.packets};
-  if (const double rest = payload - full * pkt; rest > 0) {
-    const WireCost r = m.gpu_link.bulk(rest);
-    w.wire_bytes += r.wire_bytes;
-    w.packets += r.packets;
-  }
-  return w;
-}
-
 WireCost agent_copy(const Machine& m, double payload) {
-  return packets_of(m, payload, agent_packet_payload(m));
+  return m.gpu_link.packets(payload, agent_packet_payload(m));
 }
 
 double total_payload(const KernelInput& k) {
@@ -527,7 +512,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
               run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
           const size_t window =
               window_chunks(run, k,
-                            packets_of(*run.machine, max_chunk_bytes(k), packet).wire_bytes) *
+                            run.machine->gpu_link.packets(max_chunk_bytes(k), packet).wire_bytes) *
               ds.size();
           std::deque<Flight> flights;
           while (*next < triggers->size()) {
@@ -537,7 +522,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             run.sleep_until(t.time_ns);
             const ChunkInput& chunk = k.chunks[t.chunk];
             const double payload = static_cast<double>(chunk.size_bytes);
-            const WireCost cost = packets_of(*run.machine, payload, packet);
+            const WireCost cost = run.machine->gpu_link.packets(payload, packet);
             const size_t descriptors = fan_out ? 1 : ds.size();
             for (size_t di = 0; di < descriptors; ++di) {
               const double issue = now_ns();
