@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 namespace xferlab::sim {
 
@@ -37,6 +38,12 @@ std::string gpu_family(std::string_view model) {
     word.clear();
   }
   return "";
+}
+
+bool is_pcie_card(std::string_view model) {
+  std::string upper(model);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper.find("PCIE") != std::string::npos;
 }
 
 std::optional<TopologySummary> parse_topology(std::string_view text) {
@@ -146,15 +153,17 @@ Result<PresetChoice> choose_preset(const TraceMachine& m,
   if (gpu_family(m.gpu_model).empty()) {
     return PresetChoice{fallback, "the trace records no GPU model: default preset"};
   }
+  // Prefer the exact GPU count, then the same form factor (a PCIe card or
+  // not: "NVIDIA H100 PCIe" vs "NVIDIA H100 80GB HBM3", an SXM module),
+  // then the smallest machine that holds the run.
+  const bool pcie = is_pcie_card(m.gpu_model);
+  auto rank = [&](const hw::Platform& p) {
+    return std::make_tuple(p.gpu.count != m.gpus, is_pcie_card(p.gpu.model) != pcie, p.gpu.count);
+  };
   const std::pair<std::string, hw::Platform>* best = nullptr;
   for (const auto& np : presets) {
     if (!fits(np.second, m).empty()) continue;
-    // Prefer the exact GPU count, then the smallest machine that holds the run.
-    if (best == nullptr || (np.second.gpu.count == m.gpus) > (best->second.gpu.count == m.gpus) ||
-        ((np.second.gpu.count == m.gpus) == (best->second.gpu.count == m.gpus) &&
-         np.second.gpu.count < best->second.gpu.count)) {
-      best = &np;
-    }
+    if (best == nullptr || rank(np.second) < rank(best->second)) best = &np;
   }
   if (best != nullptr) {
     return PresetChoice{best->first,

@@ -27,6 +27,11 @@ struct TraceMachine {
 // "Tesla V100-SXM3-32GB" -> "V100", "H200-SXM-141GB" -> "H200"), "" if none.
 std::string gpu_family(std::string_view model);
 
+// is_pcie_card: whether a GPU name is a PCIe card's ("NVIDIA H100 PCIe",
+// "Tesla V100-PCIE-32GB", "H100-PCIe-80GB"); SXM modules do not say so
+// ("NVIDIA H100 80GB HBM3"). Breaks ties between presets of one family.
+bool is_pcie_card(std::string_view model);
+
 // TopologySummary: the GPU-GPU part of an `nvidia-smi topo -m` matrix.
 struct TopologySummary {
   uint32_t gpus = 0;

@@ -35,6 +35,7 @@ const std::vector<std::pair<std::string, hw::Platform>>& presets() {
       {"h200x4", preset("H200-SXM-141GB", 4, hw::TopologyKind::kNvswitch, 18)},
       {"h100x8", preset("H100-SXM5-80GB", 8, hw::TopologyKind::kNvswitch, 18)},
       {"v100x4", preset("Tesla V100-SXM2-16GB", 4, hw::TopologyKind::kNvlinkMesh, 2)},
+      {"h100pcie", preset("H100-PCIe-80GB", 4, hw::TopologyKind::kPcieTree, 0)},
   };
   return *kPresets;
 }
@@ -75,7 +76,12 @@ TEST(PlatformChoice, OneGpuTraceGetsASwitchPresetNotAPair) {
   Result<PresetChoice> c =
       choose_preset(TraceMachine{"NVIDIA H100 80GB HBM3", 1, ""}, presets(), "fallback");
   ASSERT_TRUE(c.ok()) << c.error().message;
-  EXPECT_EQ(c->preset, "h100x8");
+  EXPECT_EQ(c->preset, "h100x8");  // an SXM module: not the smaller PCIe machine
+  c = choose_preset(TraceMachine{"NVIDIA H100 PCIe", 1, ""}, presets(), "fallback");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->preset, "h100pcie");
+  EXPECT_TRUE(is_pcie_card("Tesla V100-PCIE-32GB"));
+  EXPECT_FALSE(is_pcie_card("NVIDIA H100 80GB HBM3"));
 }
 
 TEST(PlatformChoice, NoFitNamesTheNearestPresets) {

@@ -1,5 +1,5 @@
 // tests/gen_trace.cc — writes a small synthetic trace (traces/generator.h) for
-// golden and end-to-end tests: gen_trace OUT MECHANISM GPUS CHUNKS ITERATIONS.
+// golden and end-to-end tests: gen_trace OUT MECHANISM GPUS CHUNKS ITERATIONS [GPU_MODEL].
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -9,8 +9,9 @@
 
 int main(int argc, char** argv) {
   using namespace xferlab::traces;
-  if (argc != 6) {
-    std::cerr << "usage: gen_trace OUT memcpy|polling|cdp|inline|hardware GPUS CHUNKS ITERATIONS\n";
+  if (argc != 6 && argc != 7) {
+    std::cerr << "usage: gen_trace OUT memcpy|polling|cdp|inline|hardware GPUS CHUNKS ITERATIONS "
+                 "[GPU_MODEL]\n";
     return 2;
   }
   GenerateOptions o;
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   o.chunks = counts[1];
   o.ctas = o.chunks * 8;
   o.iterations = counts[2];
+  if (argc == 7) o.gpu_model = argv[6];
   xferlab::Status s = generate_trace(argv[1], o);
   if (!s.ok()) {
     std::cerr << s.error().message << "\n";

@@ -54,6 +54,21 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 "$xferlab" replay "$tmp/g40.xft" --platform hgx_h100_nvlink4 --mechanism polling --format csv \
   | grep -q "^g40,hgx_h100_nvlink4,40,polling," || fail "40-GPU trace replay"
 
+# The preset comes from the GPUs the trace records (#23): a 1-GPU H100 SXM
+# trace gets the H100 switch preset, not the default 2-GPU pair (which
+# stopped with "direct_pair needs 2 GPUs per node"); 8 H200 fit no preset:
+# one line naming the nearest presets, exit 2.
+"$gen" "$tmp/h100x1.xftrace" polling 1 4 1 "NVIDIA H100 80GB HBM3"
+"$xferlab" replay "$tmp/h100x1.xftrace" --mechanism polling --format csv \
+  | grep -q "^h100x1,hgx_h100_nvlink4,1,polling," || fail "1-GPU H100 trace not replayed on hgx_h100_nvlink4"
+"$gen" "$tmp/h200x8.xftrace" polling 8 4 1 "NVIDIA H200"
+rc=0
+"$xferlab" replay "$tmp/h200x8.xftrace" > /dev/null 2> "$tmp/h200x8.err" || rc=$?
+[ "$rc" -eq 2 ] || fail "8x H200 trace: exit $rc, expected 2"
+[ "$(wc -l < "$tmp/h200x8.err")" -eq 1 ] || fail "8x H200 trace: error is not one line"
+grep -q "no platform preset fits 8 x NVIDIA H200.*h200x4_hgx_nvswitch" "$tmp/h200x8.err" \
+  || fail "8x H200 trace: error does not name the nearest preset: $(cat "$tmp/h200x8.err")"
+
 # Timeline: Chrome trace JSON with kernel and transfer spans.
 "$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --platform h200x2_nvlink4 \
   --timeline "$tmp/tl.json" > /dev/null

@@ -93,7 +93,7 @@ Metadata generated_metadata(const GenerateOptions& o) {
   m.machine.cpu_model = "synthetic";
   m.time_base = "host_realtime";
   for (uint32_t g = 0; g < o.gpus; ++g) {
-    m.gpus.push_back(GpuInfo{g, "Synthetic GPU", "", "", 80ull << 30, o.sms, "9.0", ""});
+    m.gpus.push_back(GpuInfo{g, o.gpu_model, "", "", 80ull << 30, o.sms, "9.0", ""});
     m.clocks.push_back(ClockDomain{"gpu" + std::to_string(g) + ".globaltimer", "gpu_globaltimer", 0,
                                    0.0, kStartNs, 0.0, 0, "identity (synthetic)"});
   }

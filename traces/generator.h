@@ -33,6 +33,7 @@ struct GenerateOptions {
   uint64_t chunk_bytes = 65536;
   uint64_t seed = 1;
   TransferMechanism mechanism = TransferMechanism::kPolling;
+  std::string gpu_model = "Synthetic GPU";  ///< every GPU's model (replay picks presets by it).
 
   // validate: one-line error naming the bad option.
   Status validate() const;
