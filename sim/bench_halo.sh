@@ -25,10 +25,12 @@ for run in "64 fine" "64 reduced" "256 reduced" "1024 reduced"; do
     --ranks "$ranks" --ranks-per-node 4 --graph "$graph" --format csv > "$tmp/r.csv"; } 2>&1 |
     tail -1)
   read -r wall user sys rss <<< "$out"
-  # columns: variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us,...,tasks,wall_s
-  tasks=$(awk -F, 'NR == 2 {print $(NF-1)}' "$tmp/r.csv")
-  sim_s=$(awk -F, 'NR == 2 {print $NF}' "$tmp/r.csv")
-  it=$(awk -F, 'NR == 2 {print $7}' "$tmp/r.csv")
+  # By column name; the quoted `data` field holds commas, so drop it first.
+  field() {
+    sed 's/"[^"]*"/data/' "$tmp/r.csv" | awk -F, -v name="$1" '
+      NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $c[name] }'
+  }
+  tasks=$(field tasks) sim_s=$(field wall_s) it=$(field iteration_us)
   printf "%-6s %-8s %8s %11.3f %10.2f %10.2f %9d %14.3f\n" "$ranks" "$graph" "$tasks" "$sim_s" \
     "$(echo "$user + $sys" | bc)" "$wall" $((rss / 1024)) "$it"
 done

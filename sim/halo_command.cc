@@ -16,6 +16,7 @@
 #include "hw_model/link_model.h"
 #include "hw_model/platform.h"
 #include "sim/halo_model.h"
+#include "sim/host_memory_fit.h"
 #include "traces/reader.h"
 
 namespace xferlab::sim {
@@ -42,7 +43,29 @@ struct Case {
   double model_only_ns = 0;  ///< replay before the residual was calibrated.
 };
 
-Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset) {
+// host_memory_of: the host-memory capacity of the machine that recorded
+// `trace`: fitted to its run's bench/interference_bench.csv (beside
+// halo/traces/) when there is one, with the GPU writing pinned memory at the
+// host link's payload bandwidth; else the preset's [cpu] memory_bw.
+Result<HostMemoryFit> host_memory_of(const std::string& trace, const hw_model::Platform& p) {
+  const std::filesystem::path csv =
+      std::filesystem::path(trace).parent_path().parent_path().parent_path() / "bench" /
+      "interference_bench.csv";
+  HostMemoryFit none;
+  none.bw_bytes_per_s = p.cpu.memory_bw_bytes_per_s;
+  if (!std::filesystem::exists(csv)) return none;
+  Result<hw_model::LinkModel> host = hw_model::LinkModel::create(p.host_link);
+  if (!host.ok()) return host.error();
+  Result<std::vector<InterferencePoint>> points =
+      read_interference_points(csv.string(), host->payload_bandwidth_bytes_per_s());
+  if (!points.ok()) return points.error();
+  return fit_host_memory(*points, p.cpu.memory_bw_bytes_per_s);
+}
+
+// network_of: the preset's network, NIC and notification costs; host memory
+// from host_memory_of(trace) on the trace's own machine, else the preset's.
+Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset,
+                                                    const std::string& trace) {
   Result<hw_model::Platform> p = hw_model::load_platform(preset);
   if (!p.ok()) return p.error();
   Result<hw_model::LinkModel> link = hw_model::LinkModel::create(p->network_link);
@@ -53,6 +76,12 @@ Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset) {
   net.nic_latency_ns = link->one_way_latency_ns();
   net.gpu_sms = static_cast<int>(p->gpu.sm_count);
   net.ranks_per_node = static_cast<int>(p->gpus_per_node());
+  net.host_memory_bw_bytes_per_s = p->cpu.memory_bw_bytes_per_s;
+  if (preset == kTracePlatform) {
+    Result<HostMemoryFit> fit = host_memory_of(trace, *p);
+    if (!fit.ok()) return fit.error();
+    net.host_memory_bw_bytes_per_s = fit->bw_bytes_per_s;
+  }
   NicCosts nic;
   nic.doorbell_ns = p->notification.doorbell_ns;
   // WQE fetch: one read of the descriptor over the host link; CQ polling: one
@@ -90,7 +119,7 @@ Result<Case> load_case_uncached(const std::string& path) {
   if (!w.ok()) return w.error();
   Case c{path, std::move(*run), std::move(*w), "", "", false, 0};
   // The residual per received message is fitted to this run's iteration.
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform);
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, path);
   if (!netnic.ok()) return netnic.error();
   HaloNetwork net = netnic->first;
   net.ranks_per_node = c.run.r0().ranks;
@@ -226,7 +255,7 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
   std::vector<int> rank_counts = *ranks_given;
   Result<Case> c = load_case(trace);
   if (!c.ok()) return fail(err, c.error());
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform);
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform, trace);
   if (!netnic.ok()) return fail(err, netnic.error());
   HaloNetwork net = netnic->first;
   const HaloRankTrace& t = c->run.r0();
@@ -390,8 +419,6 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                           {"measured_source"}}),
                    {},
                    0};
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform);
-  if (!netnic.ok()) return netnic.error();
   for (const auto& [key, rank0] : families) {
     Result<Case> c = load_case(rank0);
     if (!c.ok()) return c.error();
@@ -403,6 +430,8 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
       HaloWorkload w = fitted ? k.w
                               : interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()),
                                             trace_rates());
+      Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, k.path);
+      if (!netnic.ok()) return netnic.error();
       HaloNetwork net = netnic->first;
       net.ranks_per_node = k.run.r0().ranks;
       Result<HaloPhases> p =

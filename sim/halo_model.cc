@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <map>
 #include <numeric>
 
@@ -101,12 +102,24 @@ double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes) {
   return b;
 }
 
-double isend_ns(const HaloWorkload& w, const GeoMessage& m) {
-  // A workload without one kind (no self messages in its trace) uses the other.
+namespace {
+// isend_table: the message's kind's table; a workload without one kind (no
+// self messages in its trace) uses the other.
+const SizeTable& isend_table(const HaloWorkload& w, const GeoMessage& m) {
   const bool self = m.dst == m.src;
-  const SizeTable& t =
-      (self && !w.isend_self.empty()) || w.isend_peer.empty() ? w.isend_self : w.isend_peer;
-  return t.at(m.bytes);
+  return (self && !w.isend_self.empty()) || w.isend_peer.empty() ? w.isend_self : w.isend_peer;
+}
+}  // namespace
+
+double isend_ns(const HaloWorkload& w, const GeoMessage& m) {
+  return isend_table(w, m).at(m.bytes);
+}
+
+IsendCopy isend_copy(const HaloWorkload& w, const GeoMessage& m) {
+  const SizeTable& t = isend_table(w, m);
+  if (t.empty()) return {};
+  return {m.dst == m.src ? m.bytes : std::min(m.bytes, kEagerLimitBytes),
+          std::max(0.0, t.at(m.bytes) - t.points.front().second)};
 }
 
 double ready_ns(const HaloWorkload& w, const GeoMessage& m) {
@@ -290,6 +303,48 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     route[{a, b}] = id;
     return id;
   };
+  // Host memory (docs/halo_sim.md, "CPU-GPU memory interference"): the copy
+  // part of each send call and the GPU's pack writes into pinned buffers are
+  // flows through their node's host-memory link, each behind a private link
+  // at its measured rate, so alone it takes its measured time and only the
+  // max-min share of host memory can slow it (the call's copy is replaced,
+  // not added to).
+  const bool contention = net.host_memory_bw_bytes_per_s > 0;
+  std::vector<uint32_t> host_mem(nodes);
+  for (int n = 0; n < nodes && contention; ++n) {
+    host_mem[n] = tg.add_link("host_memory" + std::to_string(n), net.host_memory_bw_bytes_per_s, 0);
+  }
+  auto paced = [&](int rank, double bytes, double ns) {
+    const uint32_t own =
+        tg.add_link("paced" + std::to_string(tg.links().size()), bytes / (ns * 1e-9), 0);
+    const uint32_t a = tg.add_endpoint(), b = tg.add_endpoint();
+    return tg.transfer(tg.add_route(a, b, {own, host_mem[rank / per_node]}), bytes);
+  };
+  // send_call: one Isend on `exec` after `prev`; returns its first and last
+  // task. Its copy part runs on the CPU and, at once, through host memory at
+  // its measured rate; the call ends when both have: alone (or on a host
+  // memory with room) exactly the measured call, under contention longer by
+  // what the host memory takes beyond the copy's own time.
+  auto send_call = [&](int rank, uint32_t exec, const GeoMessage& msg,
+                       std::initializer_list<uint32_t> preds, HaloMarks& mk) {
+    const IsendCopy copy = isend_copy(w, msg);
+    const double total_ns = isend_ns(w, msg);
+    const uint32_t call = tg.work(exec, total_ns);
+    for (uint32_t p : preds) tg.after(call, p);
+    mk.isend_work_ns[rank] += total_ns;
+    if (!contention || !(copy.ns > 0) || !(copy.bytes > 0)) return std::make_pair(call, call);
+    const uint32_t mem = paced(rank, copy.bytes, copy.ns);
+    // The flow starts when the call's fixed part is done; the call's CPU
+    // task keeps the whole measured time on the core.
+    const uint32_t fixed_done = tg.delay(exec, total_ns - copy.ns);
+    for (uint32_t p : preds) tg.after(fixed_done, p);
+    tg.after(mem, fixed_done);
+    const uint32_t done = tg.join(exec);
+    tg.after(done, call);
+    tg.after(done, mem);
+    mk.isend_copies[rank].push_back({mem, copy.ns});
+    return std::make_pair(call, done);
+  };
   const bool use_nic_for_all = mode != HaloMode::kMeasured;
   std::vector<std::vector<GeoMessage>> msgs(ranks);
   for (int r = 0; r < ranks; ++r) msgs[r] = messages_of(g, r);
@@ -298,7 +353,8 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
                   &m.unpack_end, &m.end}) {
     v->resize(ranks);
   }
-  m.post_sum_ns.assign(ranks, 0);
+  m.isend_work_ns.assign(ranks, 0);
+  m.isend_copies.resize(ranks);
   m.unpack_fixed_ns.assign(ranks, kNaN);
   std::vector<uint32_t> wait_from(ranks);              // receiver's progress starts
   std::vector<std::vector<uint32_t>> departs(ranks);   // per sent message
@@ -323,10 +379,7 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
           t = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
           tg.after(t, front);
         } else {
-          t = tg.work(proxy[r], isend_ns(w, mine[i]));
-          m.post_sum_ns[r] += isend_ns(w, mine[i]);
-          tg.after(t, prev);
-          prev = t;
+          t = prev = send_call(r, proxy[r], mine[i], {prev}, m).second;
         }
         departs[r][i] = t;
       }
@@ -350,10 +403,7 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
           tg.after(departs[r][i], pack);
           continue;
         }
-        const uint32_t s = tg.work(cpu[r], isend_ns(w, mine[i]));
-        m.post_sum_ns[r] += isend_ns(w, mine[i]);
-        tg.after(s, prev);
-        departs[r][i] = prev = s;
+        departs[r][i] = prev = send_call(r, cpu[r], mine[i], {prev}, m).second;
       }
       m.post_end[r] = tg.join(cpu[r]);
       tg.after(m.post_end[r], prev);
@@ -379,9 +429,33 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
       return ready_ns(w, mine[a]) < ready_ns(w, mine[b]);
     });
     uint32_t prev = post_recv;
+    // With host memory modelled, a message is ready at ready_base plus its
+    // pack written through host memory (stacked's long messages: one joint
+    // flow of their bytes).
+    const uint32_t base = tg.delay(gpu[r], w.ready_base_ns);
+    tg.after(base, m.start[r]);
+    const bool joint_pack = w.variant == "stacked" && w.ready_long_ns > 0;
+    uint32_t long_pack = base;
+    if (contention && joint_pack) {
+      double long_bytes = 0;
+      for (const GeoMessage& x : mine) long_bytes += x.bytes >= w.stacked_long_bytes ? x.bytes : 0;
+      if (long_bytes > 0) {
+        long_pack = paced(r, long_bytes, w.ready_long_ns);
+        tg.after(long_pack, base);
+      }
+    }
     for (size_t i : order) {
-      const uint32_t ready = tg.delay(gpu[r], ready_ns(w, mine[i]));
-      tg.after(ready, m.start[r]);
+      uint32_t ready;
+      const double pack_ns = ready_ns(w, mine[i]) - w.ready_base_ns;
+      if (!contention || pack_ns <= 0) {
+        ready = tg.delay(gpu[r], ready_ns(w, mine[i]));
+        tg.after(ready, m.start[r]);
+      } else if (joint_pack && mine[i].bytes >= w.stacked_long_bytes) {
+        ready = long_pack;
+      } else {
+        ready = paced(r, mine[i].bytes, pack_ns);
+        tg.after(ready, base);
+      }
       if (mode == HaloMode::kHwDoorbell) {
         departs[r][i] = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
         tg.after(departs[r][i], ready);
@@ -389,11 +463,7 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
       }
       const uint32_t seen = tg.delay(cpu[r], w.notify_gpu_to_cpu_ns);
       tg.after(seen, ready);
-      const uint32_t s = tg.work(cpu[r], isend_ns(w, mine[i]));
-      m.post_sum_ns[r] += isend_ns(w, mine[i]);
-      tg.after(s, prev);
-      tg.after(s, seen);
-      departs[r][i] = prev = s;
+      departs[r][i] = prev = send_call(r, cpu[r], mine[i], {prev, seen}, m).second;
     }
     m.post_end[r] = tg.join(cpu[r]);
     tg.after(m.post_end[r], prev);
@@ -484,7 +554,10 @@ HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
   auto end = [&](const std::vector<uint32_t>& v) { return t.end_ns[v[slow]]; };
   p.iteration_ns = end(m.end) - end(m.start);
   p.pack_ns = end(m.pack_end) - end(m.pack_begin);
-  p.post_ns = m.post_sum_ns[slow];
+  p.post_ns = m.isend_work_ns[slow];
+  for (const auto& [flow, own_ns] : m.isend_copies[slow]) {
+    p.post_ns += std::max(0.0, t.end_ns[flow] - t.start_ns[flow] - own_ns);
+  }
   p.wait_ns = end(m.wait_end) - end(m.wait_begin);
   p.unpack_ns = std::isnan(m.unpack_fixed_ns[slow]) ? end(m.unpack_end) - end(m.wait_end)
                                                     : m.unpack_fixed_ns[slow];

@@ -105,6 +105,14 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
 
 // Per-message components of a workload (self: m.dst == m.src).
 double isend_ns(const HaloWorkload& w, const GeoMessage& m);
+// isend_copy: the part of isend_ns that copies data — bytes (a self message:
+// all of it; another rank: its eager part, kEagerLimitBytes) and ns (the call
+// minus the kind's smallest measured call).
+struct IsendCopy {
+  double bytes = 0, ns = 0;
+};
+constexpr double kEagerLimitBytes = 4096;  ///< Open MPI 4.1 btl_vader_eager_limit default.
+IsendCopy isend_copy(const HaloWorkload& w, const GeoMessage& m);
 double ready_ns(const HaloWorkload& w, const GeoMessage& m);
 // long_bytes_of: stacked's long-message bytes of rank 0 of g.
 double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes);
@@ -117,6 +125,10 @@ struct HaloNetwork {
   double nic_bw_bytes_per_s = 50e9;  ///< per node and direction (preset network_link).
   double nic_latency_ns = 1000;      ///< one way incl. switch.
   int gpu_sms = 132;
+  /// Host memory per node shared by the CPU's MPI copies and the GPU's
+  /// pinned-memory writes (0: not modelled; docs/halo_sim.md, "CPU-GPU
+  /// memory interference").
+  double host_memory_bw_bytes_per_s = 0;
 };
 
 // Mode: which design is replayed.
@@ -149,7 +161,11 @@ struct HaloMarks {
   /// Per rank: task ids whose end times delimit the phases.
   std::vector<uint32_t> start, pack_begin, pack_end, post_end, wait_begin, wait_end, unpack_end,
       end;
-  std::vector<double> post_sum_ns;  ///< per rank: the send calls (the measured post_send phase).
+  /// Per rank, the send calls (the measured post_send phase): their
+  /// measured times, plus what each copy flow took through host memory
+  /// beyond its own time (flow task, own ns).
+  std::vector<double> isend_work_ns;
+  std::vector<std::vector<std::pair<uint32_t, double>>> isend_copies;
   std::vector<double>
       unpack_fixed_ns;  ///< per rank: CPU-only unpack phase (stream/stacked), else NaN.
 };

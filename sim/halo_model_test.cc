@@ -171,6 +171,46 @@ TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
   EXPECT_EQ(p->ranks_simulated, 16u);
 }
 
+TEST(HaloModel, HostMemorySlowsTheCopyPartOnly) {
+  // 2 ranks on 2 nodes (one rank per host memory), 6 faces of 8*8*3*8 =
+  // 1536 B: x faces to the other rank, y/z faces to the rank itself.
+  HaloGeometry g;
+  g.procs = {2, 1, 1};
+  g.per_rank = {8, 8, 8};
+  g.pattern = 7;
+  HaloNetwork net;
+  net.ranks_per_node = 1;
+  for (const char* v : {"baseline", "stream", "stacked"}) {
+    const HaloWorkload w = synthetic(v);
+    Result<HaloPhases> off = simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{});
+    // Room for every flow: the copies and packs take their measured times,
+    // nothing is added to the calls.
+    net.host_memory_bw_bytes_per_s = 1e15;
+    Result<HaloPhases> roomy = simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{});
+    net.host_memory_bw_bytes_per_s = 0;
+    ASSERT_TRUE(off.ok() && roomy.ok());
+    EXPECT_NEAR(roomy->iteration_ns, off->iteration_ns, 1e-6 * off->iteration_ns) << v;
+    EXPECT_NEAR(roomy->post_ns, off->post_ns, 1e-6 * off->post_ns) << v;
+  }
+  // 1 GB/s of host memory: in the baseline the calls run one after another,
+  // so each copy flow gets the whole capacity and takes bytes / 1 GB/s
+  // instead of its own time; the call grows by exactly the difference.
+  const HaloWorkload w = synthetic("baseline");
+  Result<HaloPhases> off = simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{});
+  net.host_memory_bw_bytes_per_s = 1e9;
+  Result<HaloPhases> slow = simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{});
+  ASSERT_TRUE(off.ok() && slow.ok());
+  double excess = 0;
+  for (const GeoMessage& m : messages_of(g, 0)) {
+    const IsendCopy c = isend_copy(w, m);
+    ASSERT_EQ(c.bytes, 1536);
+    ASSERT_GT(c.ns, 0);
+    excess += c.bytes / 1e9 * 1e9 - c.ns;
+  }
+  EXPECT_NEAR(slow->post_ns - off->post_ns, excess, 1);
+  EXPECT_GT(slow->iteration_ns, off->iteration_ns + excess / 2);
+}
+
 // A synthetic host-driven (baseline) run: 2 ranks, per-rank 4x4x4, pattern
 // 7 (6 faces of 4*4*3*8 = 384 B). Per iteration (ns): post_recv 600, pack
 // 10000, post_send 6 x 500, wait_recv until every message has arrived
