@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The halo / GDA validation table committed in docs/halo_sim/validation.csv is
+# what `xferlab validate` prints for the committed 2-rank traces (runs 2 and 1,
+# docs/halo_sim.md): same rows, same text fields, numbers within 1e-9
+# relative. validate exits 1 because held-out cases exceed 10 %; anything
+# else is a failure. Regenerate the CSV (and the table in docs/halo_sim.md)
+# after a model change:
+#   xferlab validate traces/real/2026-11-22_h200x2_run2/halo \
+#     traces/real/2026-11-22_h200x2/halo --format csv > docs/halo_sim/validation.csv
+set -euo pipefail
+xferlab=$1
+golden=$2
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rc=0
+"$xferlab" validate traces/real/2026-11-22_h200x2_run2/halo traces/real/2026-11-22_h200x2/halo \
+  --format csv > "$tmp/v.csv" 2> "$tmp/err" || rc=$?
+[ "$rc" = 0 ] || { [ "$rc" = 1 ] && grep -q "case(s) beyond" "$tmp/err"; } ||
+  fail "validate exited $rc: $(cat "$tmp/err")"
+# Split on commas outside quotes, compare field by field.
+paste -d '\n' "$golden" "$tmp/v.csv" | awk '
+  function split_csv(line, out,   n, f, q, i, c) {
+    n = 0; f = ""; q = 0
+    for (i = 1; i <= length(line); i++) {
+      c = substr(line, i, 1)
+      if (c == "\"") q = !q
+      else if (c == "," && !q) { out[++n] = f; f = ""; continue }
+      f = f c
+    }
+    out[++n] = f
+    return n
+  }
+  NR % 2 == 1 { want = $0; next }
+  { row = NR / 2
+    na = split_csv(want, a); nb = split_csv($0, b)
+    if (na != nb) { print "row " row ": " na " vs " nb " fields"; bad = 1; next }
+    for (i = 1; i <= na; i++) {
+      if (a[i] == b[i]) continue
+      if (a[i] ~ /^-?[0-9.e+-]+$/ && b[i] ~ /^-?[0-9.e+-]+$/) {
+        d = a[i] - b[i]; m = (a[i] < 0 ? -a[i] : a[i]); if (d < 0) d = -d
+        if (d <= 1e-9 * (m > 1 ? m : 1)) continue
+      }
+      print "row " row " field " i ": committed \"" a[i] "\", validate \"" b[i] "\""; bad = 1
+    } }
+  END { if (NR % 2 || NR == 0) { print "row counts differ"; bad = 1 }; exit bad }' ||
+  fail "docs/halo_sim/validation.csv is stale (regenerate it, see the header of this test)"
+echo PASS
