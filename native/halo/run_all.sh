@@ -19,6 +19,7 @@
 # HALO_RANKS="2 4 8" (default 2) runs each rank count with one GPU per rank
 # (counts above the GPU count are skipped and reported); the shared-GPU
 # placement (2 ranks on 1 GPU) runs only with the default.
+# HALO_BOXES="16 32 64" (default) are the HPGMG-like box edges.
 set -uo pipefail
 out=${1:?usage: run_all.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -120,8 +121,10 @@ for place in "${placements[@]}"; do
     fi
   done
   if [ $have_gda = 1 ]; then
-    # HPGMG-like boundary exchange: one variable, faces only, small boxes.
-    for box in 16 32 64; do
+    # HPGMG-like boundary exchange: one variable, faces only, small boxes
+    # (HALO_BOXES; the campaign part halo_detail adds 24^3, whose 4,608-B faces
+    # lie just above Open MPI's 4 KiB eager limit, between 16^3 and 32^3).
+    for box in ${HALO_BOXES:-16 32 64}; do
       for v in host sa ki; do
         run "${place}_boxes_${v}_$box" "$out/boxes.csv" \
           -x CUDA_VISIBLE_DEVICES "$gda" --variant "$v" --per-rank "$box" --vars 1 --pattern 7 \
