@@ -117,7 +117,9 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   }
   // The workload model (docs/scaling.md): its compute on the preset's GPU,
   // then the problem split (strong) or replicated (weak) over n GPUs.
-  const std::optional<TraceGpu> from = trace_gpu(in->gpu_model, preset);
+  // The trace's own platform parameter first (generated traces name it).
+  const std::optional<TraceGpu> from =
+      trace_gpu(in->gpu_model, in->platform_hint.empty() ? preset : in->platform_hint);
   const bool other_gpu =
       from && (from->gpu.memory_bw_bytes_per_s != m->gpu.memory_bw_bytes_per_s ||
                from->gpu.sm_count != m->gpu.sm_count || from->gpu.clock_hz != m->gpu.clock_hz);

@@ -59,8 +59,9 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                          bool measured_only = false, Scaling scaling = kDefaultScaling);
 
 // trace_gpu: the [gpu] of the preset describing the GPU a trace was measured
-// on: `chosen` when its GPU family is the trace's, else the first preset (by
-// name) of that family; nullopt when the trace records no GPU model or no
+// on: `chosen` (the trace's platform parameter, else the replay's preset)
+// when its GPU family is the trace's, else the first preset (by name) of
+// that family; nullopt when the trace records no GPU model or no
 // preset has its family. `source` names the preset.
 struct TraceGpu {
   hw_model::GpuConfig gpu;

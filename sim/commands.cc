@@ -1,6 +1,7 @@
 // sim/commands.cc — registers the `xferlab` subcommands (all in sim/).
 #include "sim/commands.h"
 
+#include "sim/micro_trace.h"
 #include "sim/model_commands.h"
 #include "sim/replay_command.h"
 #include "sim/trace_command.h"
@@ -15,7 +16,8 @@ std::span<const Command> commands() {
       {"explain", "where the simulated time goes: critical path by cause, parameter elasticities",
        sim::run_explain},
       {"sweep", "grid of replays over platform parameters, CSV + plot", sim::run_sweep},
-      {"trace", "inspect, check, export (Perfetto) and generate trace files", sim::run_trace},
+      {"trace", "inspect, check, export (Perfetto) and generate trace files",
+       sim::run_trace_generating_workloads},
       {"link", sim::kLinkSummary, sim::run_link},
       {"platform", sim::kPlatformSummary, sim::run_platform},
       {"calibrate", sim::kCalibrateSummary, sim::run_calibrate},

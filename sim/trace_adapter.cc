@@ -429,8 +429,15 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
         it.kernels.push_back(std::move(k));
         continue;
       }
+      // The chunk table lists region 0's chunks (proact): ids of another
+      // region may name another GPU's entry there (als: users and items
+      // regions differ in size), which describes a different chunk.
+      auto table_entry = [&](uint32_t id) -> const traces::ChunkInfo* {
+        const traces::ChunkInfo* info = chunk_table.find(id);
+        return info && info->gpu == gpu ? info : nullptr;
+      };
       auto writers_of = [&](uint32_t id, const ChunkAcc* c) -> uint32_t {
-        if (const traces::ChunkInfo* info = chunk_table.find(id); info && info->writers > 0) {
+        if (const traces::ChunkInfo* info = table_entry(id); info && info->writers > 0) {
           return info->writers;
         }
         if (geo.chunk_bytes > 0 && cta_bytes > 0) {
@@ -468,7 +475,7 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       for (uint32_t id : ids) {
         auto ci = chunks.find({gpu, static_cast<int>(i), id});
         const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
-        const traces::ChunkInfo* info = chunk_table.find(id);
+        const traces::ChunkInfo* info = table_entry(id);
         ChunkInput ch;
         ch.index = position++;
         const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);

@@ -287,7 +287,9 @@ FlagSet generate_flags() {
   const GenerateOptions d;
   FlagSet f("xferlab trace generate",
             "Writes a synthetic PROACT-like trace to OUT (deterministic for a seed): GPUs\n"
-            "running producer kernels whose chunks are sent to every other GPU.");
+            "running producer kernels whose chunks are sent to every other GPU.\n"
+            "With --workload micro --platform P [--match-copy]: the PROACT microbenchmark for\n"
+            "a preset (`xferlab trace generate --workload micro --help`, docs/scaling.md).");
   f.set_positionals("OUT", 1, 1, "the trace file to write")
       .add_int("gpus", d.gpus, 0, UINT32_MAX, "GPUs (1.." + std::to_string(kMaxGeneratedGpus) + ")")
       .add_int("chunks", d.chunks, 0, UINT32_MAX, "chunks per GPU per iteration")

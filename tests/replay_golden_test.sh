@@ -69,6 +69,24 @@ rc=0
 grep -q "no platform preset fits 8 x NVIDIA H200.*h200x4_hgx_nvswitch" "$tmp/h200x8.err" \
   || fail "8x H200 trace: error does not name the nearest preset: $(cat "$tmp/h200x8.err")"
 
+# The paper's microbenchmark for a preset (docs/scaling.md): producer time
+# within 2% of the preset's simulated cudaMemcpy duplication time; replayed on
+# another GPU its compute is rescaled and the output says by what ratio;
+# --scaling strong says how the problem was split.
+"$xferlab" trace generate "$tmp/micro.xft" --workload micro --match-copy --platform proact_k40_pcie3 \
+  --bytes 4MiB --chunk-size 64KiB > "$tmp/micro.txt" || fail "trace generate --workload micro"
+awk '{ for (i = 1; i <= NF; ++i) if ($i ~ /^\(-?[0-9.]+%\)$/) { v = substr($i, 2) + 0; ok = v < 2 && v > -2 } }
+  END { exit !ok }' "$tmp/micro.txt" || fail "micro producer not within 2% of memcpy: $(cat "$tmp/micro.txt")"
+"$xferlab" replay "$tmp/micro.xft" --platform proact_v100_nvlink2 --mechanism infinite > "$tmp/v100.txt"
+grep -q "^note: compute: compute-bound .* = SMs x clock ratio 15 SMs x 0.7450 GHz (proact_k40_pcie3) / 80 SMs x 1.530 GHz" \
+  "$tmp/v100.txt" || fail "no roofline line: $(cat "$tmp/v100.txt")"
+"$xferlab" replay "$tmp/micro.xft" --mechanism infinite --format csv > /dev/null 2> "$tmp/same.err"
+! grep -q "note: compute" "$tmp/same.err" || fail "same GPU must not be rescaled"
+"$xferlab" replay "$tmp/poll.xftrace" --gpus 8 --scaling strong --platform dgx2_v100_nvswitch \
+  --mechanism infinite --format csv > /dev/null 2> "$tmp/strong.err"
+grep -q "^note: scaling: strong, all-gather of .* on 8 GPUs (traced on 2): each producer computes 0.125" \
+  "$tmp/strong.err" || fail "no strong-scaling line: $(cat "$tmp/strong.err")"
+
 # Timeline: Chrome trace JSON with kernel and transfer spans.
 "$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --platform h200x2_nvlink4 \
   --timeline "$tmp/tl.json" > /dev/null

@@ -56,6 +56,11 @@ uint64_t trigger_delay_ns(TransferMechanism m) {
   }
 }
 
+// producers: GPUs that run the producer kernel.
+uint32_t producers(const GenerateOptions& o) {
+  return o.producers == 0 ? o.gpus : o.producers;
+}
+
 }  // namespace
 
 Status GenerateOptions::validate() const {
@@ -70,7 +75,10 @@ Status GenerateOptions::validate() const {
   if (iterations < 1 || iterations > 10000) {
     return make_error("generate: --iterations must be 1..10000");
   }
-  if (sms < 1 || sms > 1024) return make_error("generate: --sms must be 1..1024");
+  if (sms < 1 || sms > 65536) return make_error("generate: --sms must be 1..65536");
+  if (producers > gpus) return make_error("generate: producers must be 0..gpus");
+  if (cta_ns < 1 || cta_ns > 1'000'000'000)
+    return make_error("generate: CTA time must be 1 ns..1 s");
   if (chunk_bytes < ctas / chunks || chunk_bytes > (1ull << 40)) {
     return make_error("generate: chunk size must cover one byte per writer and be <= 1TiB");
   }
@@ -97,7 +105,7 @@ Metadata generated_metadata(const GenerateOptions& o) {
     m.clocks.push_back(ClockDomain{"gpu" + std::to_string(g) + ".globaltimer", "gpu_globaltimer", 0,
                                    0.0, kStartNs, 0.0, 0, "identity (synthetic)"});
   }
-  m.set_parameter("mechanism", mechanism_name(uint16_t(o.mechanism)));
+  m.set_parameter("mechanism", o.compute_only ? "none" : mechanism_name(uint16_t(o.mechanism)));
   m.set_parameter("gpus", std::to_string(o.gpus));
   m.set_parameter("chunks", std::to_string(o.chunks));
   m.set_parameter("ctas", std::to_string(o.ctas));
@@ -105,13 +113,14 @@ Metadata generated_metadata(const GenerateOptions& o) {
   m.set_parameter("iterations", std::to_string(o.iterations));
   m.set_parameter("chunk_size", std::to_string(o.chunk_bytes) + "B");
   m.set_parameter("seed", std::to_string(o.seed));
+  for (const auto& [k, v] : o.parameters) m.set_parameter(k, v);
   m.kernels.push_back(KernelInfo{kProducerKernel, "proact_producer", o.ctas, 256});
   m.phases.push_back(NamedId{kIterationPhase, "iteration"});
   m.streams.push_back(NamedId{0, "compute"});
   // Destination masks name every other GPU; 0 (= every other GPU,
   // FORMAT.md) when the mask's bits cannot (more than 64 GPUs).
   const uint64_t all_gpus = o.gpus >= 64 ? ~0ull : ((1ull << o.gpus) - 1);
-  for (uint32_t g = 0; g < o.gpus; ++g) {
+  for (uint32_t g = 0; g < producers(o); ++g) {
     for (uint32_t c = 0; c < o.chunks; ++c) {
       const uint32_t id = g * o.chunks + c;
       // CTAs [c*ctas/chunks, (c+1)*ctas/chunks) write chunk c.
@@ -142,7 +151,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
     ev.clear();
     uint64_t iteration_end = t;
     ev.push_back(make(t, EventKind::kIteration, kHostGpu, 0, it, kNoId, 0));
-    for (uint32_t g = 0; g < o.gpus; ++g) {
+    for (uint32_t g = 0; g < producers(o); ++g) {
       const uint16_t gpu = uint16_t(g);
       const uint32_t dests = o.gpus > 32 ? 0 : dest_all & ~(1u << g);
       ev.push_back(make(t, EventKind::kPhaseBegin, gpu, 0, kIterationPhase, it, 0));
@@ -166,7 +175,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
             uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
         const uint64_t bytes = o.chunk_bytes / writers;
         const uint64_t cta_begin = sm_free[sm] + jitter.around(300, 50);
-        const uint64_t cta_end = cta_begin + jitter.around(20000, 15);
+        const uint64_t cta_end = cta_begin + jitter.around(o.cta_ns, 15);
         sm_free[sm] = cta_end;
         kernel_end = std::max(kernel_end, cta_end);
         ev.push_back(make(cta_begin, EventKind::kCtaBegin, gpu, sm, i, chunk, bytes,
@@ -178,7 +187,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
         ev.push_back(make(dec, EventKind::kCounterDecrement, gpu, sm, chunk, i, remaining[c]));
         if (remaining[c] != 0) continue;
         ev.push_back(make(dec, EventKind::kCounterZero, gpu, sm, chunk, i, 0));
-        if (o.gpus == 1) continue;
+        if (o.gpus == 1 || o.compute_only) continue;
         uint64_t start = dec + jitter.around(trigger_delay_ns(o.mechanism), 20);
         uint16_t lane = uint16_t(chunk % kAgentLanes);
         if (o.mechanism == TransferMechanism::kMemcpy || o.mechanism == TransferMechanism::kMpi ||

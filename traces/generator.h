@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/result.h"
 #include "traces/event.h"
@@ -29,11 +31,16 @@ struct GenerateOptions {
   uint32_t chunks = 8;  ///< chunks per GPU per iteration.
   uint32_t ctas = 64;   ///< CTAs per producer kernel (>= chunks).
   uint32_t iterations = 2;
-  uint32_t sms = 16;  ///< SMs per GPU (CTAs run in waves of this size).
+  uint32_t sms = 16;  ///< CTA slots per GPU (CTAs run in waves of this size).
   uint64_t chunk_bytes = 65536;
   uint64_t seed = 1;
   TransferMechanism mechanism = TransferMechanism::kPolling;
+  uint32_t producers = 0;     ///< GPUs 0..producers-1 produce (0: all); the others only receive.
+  uint64_t cta_ns = 20000;    ///< mean CTA duration (jittered +/- 15%).
+  bool compute_only = false;  ///< no transfers recorded; parameter mechanism = "none".
   std::string gpu_model = "Synthetic GPU";  ///< every GPU's model (replay picks presets by it).
+  /// Extra run parameters, appended in order (e.g. workload, platform).
+  std::vector<std::pair<std::string, std::string>> parameters;
 
   // validate: one-line error naming the bad option.
   Status validate() const;
