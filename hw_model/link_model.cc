@@ -322,7 +322,7 @@ LinkModel::LinkModel(const LinkFormat& format) : format_(format) {
                      static_cast<double>(format.encoding_payload_bits) / format.link_efficiency;
   raw_bw_bytes_per_s_ = static_cast<double>(format.lanes) * format.lane_rate_bytes_per_s;
   latency_ns_ =
-      format.latency_ns + static_cast<double>(format.switch_hops) * format.switch_latency_ns;
+      switched_path_latency_ns(format.latency_ns, format.switch_hops, format.switch_latency_ns);
   flit_factor_ = format.packets_share_flits ? format.flit_bytes / format.flit_payload_bytes : 1;
   full_packet_wire_bytes_ =
       packet_wire_bytes(format.max_payload_bytes,
@@ -348,6 +348,12 @@ double LinkModel::reverse_bytes_for(double packets) const {
   return (packets / format_.packets_per_ack * format_.ack_bytes +
           packets / format_.packets_per_flow_control * format_.flow_control_bytes) *
          encoding_factor_;
+}
+
+double switched_path_latency_ns(double link_latency_ns, int64_t switch_hops,
+                                double switch_latency_ns) {
+  const double hops = static_cast<double>(switch_hops);
+  return (hops + 1) * link_latency_ns + hops * switch_latency_ns;
 }
 
 double packet_payload_bytes(double packet_bytes, double max_payload_bytes) {

@@ -31,8 +31,9 @@ struct LinkFormat {
   double lane_rate_bytes_per_s = 1e9;   ///< raw signalling rate of one lane (8 GT/s = 1 GB/s).
   int64_t encoding_payload_bits = 128;  ///< line code: payload bits per block (128b/130b).
   int64_t encoding_total_bits = 130;    ///< line code: total bits per block.
-  double latency_ns = 500;              ///< one-way latency of the link (PHY + flight + DLL).
-  int64_t switch_hops = 0;              ///< switches crossed between endpoints (NVSwitch).
+  double latency_ns = 500;              ///< one-way latency of one link (PHY + flight + DLL).
+  int64_t switch_hops = 0;              ///< switches crossed between endpoints (NVSwitch):
+                                        ///< the path is switch_hops + 1 links.
   double switch_latency_ns = 0;         ///< added latency per switch hop.
   // Packet (TLP / NVLink packet / IB packet), data direction.
   double max_payload_bytes = 256;       ///< largest payload per packet (PCIe MPS).
@@ -114,6 +115,13 @@ struct LinkTime {
   LinkBound bound = LinkBound::kLatency;
 };
 
+// switched_path_latency_ns: one way, endpoint to endpoint, over a path that
+// crosses `switch_hops` switches: a link into and out of each (switch_hops + 1
+// links) plus each switch. The one definition of a GPU path's latency: the
+// link model, the hardware sizing and the simulator's routes use it.
+double switched_path_latency_ns(double link_latency_ns, int64_t switch_hops,
+                                double switch_latency_ns);
+
 // packet_payload_bytes: the payload per packet of a sender that cuts its data
 // into packets of `packet_bytes` (an SM copy agent's line, a DMA agent's
 // packet size) on a link of `max_payload_bytes`: capped at the max; 0 = the max.
@@ -173,7 +181,7 @@ class LinkModel {
   // partial-line writes / partial-line rate).
   LinkTime time(const WireBytes& wire, int64_t links = 1) const;
 
-  // one_way_latency_ns: link latency plus switch hops.
+  // one_way_latency_ns: endpoint to endpoint, switched_path_latency_ns.
   double one_way_latency_ns() const { return latency_ns_; }
 
  private:

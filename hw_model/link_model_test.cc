@@ -150,7 +150,8 @@ TEST(LinkModel, PayloadBandwidth) {
   // PCIe Gen3 x16: 15.75 GB/s after encoding, ~14.5 GB/s of 256-B payload.
   EXPECT_NEAR(model("pcie3").payload_bandwidth_bytes_per_s(), 16e9 * 256 / (280 * 130.0 / 128), 1);
   EXPECT_NEAR(model("nvlink2").payload_bandwidth_bytes_per_s(), 25e9 * 256 / 272, 1);
-  EXPECT_DOUBLE_EQ(model("nvswitch2").one_way_latency_ns(), 700 + 250);
+  // GPU -> switch -> GPU: two links and the switch.
+  EXPECT_DOUBLE_EQ(model("nvswitch2").one_way_latency_ns(), 2 * 700 + 250);
 }
 
 TEST(LinkFormat, Validation) {

@@ -105,10 +105,12 @@ Status Machine::validate() const {
 double Machine::path_latency_ns(uint32_t src, uint32_t dst) const {
   switch (topology) {
     case Topology::kDirect: return gpu_link.latency_ns;
-    case Topology::kSwitch: return 2 * gpu_link.latency_ns + switch_latency_ns;
+    case Topology::kSwitch:
+      return hw_model::switched_path_latency_ns(gpu_link.latency_ns, switch_hops,
+                                                switch_latency_ns);
     case Topology::kPcieTree:
       if (src / gpus_per_pcie_switch == dst / gpus_per_pcie_switch) {
-        return 2 * gpu_link.latency_ns + switch_latency_ns;
+        return hw_model::switched_path_latency_ns(gpu_link.latency_ns, 1, switch_latency_ns);
       }
       return 2 * gpu_link.latency_ns + 2 * uplink.latency_ns + 2 * switch_latency_ns;
   }
@@ -178,7 +180,13 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
   Result<LinkSpec> gpu_link = link_spec(p.gpu_link, links, p.coalescing);
   if (!gpu_link.ok()) return gpu_link.error();
   m.gpu_link = *gpu_link;
-  m.switch_latency_ns = static_cast<double>(p.gpu_link.switch_hops) * p.gpu_link.switch_latency_ns;
+  if (m.topology == Topology::kSwitch) {
+    m.switch_hops = p.gpu_link.switch_hops;
+    m.switch_latency_ns = p.gpu_link.switch_latency_ns;
+  } else {
+    m.switch_latency_ns =
+        static_cast<double>(p.gpu_link.switch_hops) * p.gpu_link.switch_latency_ns;
+  }
   if (m.topology == Topology::kPcieTree) {
     Result<LinkSpec> up = link_spec(p.host_link, t.host_links_per_gpu, p.coalescing);
     if (!up.ok()) return up.error();

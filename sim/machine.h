@@ -118,6 +118,7 @@ struct Machine {
   LinkSpec uplink;    ///< kPcieTree: PCIe switch to root complex (unused otherwise).
   uint32_t gpus_per_pcie_switch = 2;
   double switch_latency_ns = 0;  ///< per switch crossed (kSwitch, kPcieTree).
+  int64_t switch_hops = 1;       ///< kSwitch: switches between two GPUs (gpu_link.switch_hops).
   MechanismCosts costs;
   /// The preset's [gpu] (a trace's compute is rescaled to it by the
   /// roofline, sim/workload_model.h).

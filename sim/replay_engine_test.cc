@@ -7,6 +7,9 @@
 
 #include <cmath>
 
+#include "hw_model/hardware_sizing.h"
+#include "hw_model/link_model.h"
+#include "hw_model/platform.h"
 #include "sim/explain.h"
 
 namespace xferlab::sim {
@@ -502,6 +505,22 @@ TEST(Explain, EveryMechanismSumsToItsTimeOverIterationsAndGpus) {
       EXPECT_LT(attribution_error(r), 0.01) << mechanism_name(mech) << " " << topology_name(topo);
       EXPECT_NEAR(cause_ns(r, Cause::kGap), 700, 1e-3) << mechanism_name(mech);
     }
+  }
+}
+
+// One definition of a switched path's latency: the machine's GPU-to-GPU path
+// (and so the SimGrid route and the DMA window's round trip) is hw_model's
+// (two links and the switch), as are the sizes `platform show` derives.
+TEST(Machine, SwitchPathLatencyIsHwModels) {
+  for (const char* preset : {"h200x4_hgx_nvswitch", "dgx2_v100_nvswitch"}) {
+    Result<hw_model::Platform> p = hw_model::load_platform(preset);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    Result<Machine> m = load_machine(preset, {}, 0, hw_model::SizingRegion{});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    const double one_way = hw_model::LinkModel::create(p->gpu_link)->one_way_latency_ns();
+    EXPECT_DOUBLE_EQ(m->path_latency_ns(0, 1), one_way) << preset;
+    EXPECT_DOUBLE_EQ(one_way, 2 * p->gpu_link.latency_ns + p->gpu_link.switch_latency_ns);
+    EXPECT_DOUBLE_EQ(hw_model::platform_sizing_path(*p)->round_trip_ns, 2 * one_way) << preset;
   }
 }
 

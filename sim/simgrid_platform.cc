@@ -111,8 +111,9 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
       break;
     case Topology::kSwitch: {
       for (uint32_t i = 0; i < m.num_gpus; ++i) {
+        // Each port carries half of the GPU-to-GPU path (Machine::path_latency_ns).
         up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_sw", link_bw(m.gpu_link),
-                               m.gpu_link.latency_ns + half_switch_ns));
+                               m.path_latency_ns(0, 1) / 2));
       }
       // Star routes: GPU i -> anyone = up[i] UP; anyone -> GPU j = up[j]
       // DOWN (the route GPU i -> GPU j is their concatenation, as before);
