@@ -108,6 +108,8 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
     m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
     m->costs.agent_workers = m->costs.tma_agent_workers;
   }
+  // What the workload's kernels move through HBM (shared with transfers).
+  in->hbm_bytes_per_output_byte = traffic(in->parameters).hbm_bytes_per_output_byte;
   Prepared p{separate_data_generation(*in, *m), *m, preset, "", all_sets};
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;

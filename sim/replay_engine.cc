@@ -728,8 +728,11 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   used = true;
 
   sg4::Engine* engine = SimgridPlatform::create_engine();
+  // The producer kernels share HBM with the mechanism's transfers.
+  const ReplayInput shared =
+      share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
   Run run;
-  run.input = &input;
+  run.input = &shared;
   run.machine = &machine;
   run.options = options;
   const SourceLanes lanes = lanes_for(machine, options.mechanism);

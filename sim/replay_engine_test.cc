@@ -193,6 +193,31 @@ TEST(ReplayEngine, PollingWorkersVisitChunksInProgramOrder) {
   EXPECT_NEAR(run(in, m, Mechanism::kPolling).end_to_end_ns, 8000 + 1000 + 2 * 4352, kTol);
 }
 
+TEST(ReplayEngine, AgentReadsShareTheProducersHbm) {
+  // The kernel moves 1000 HBM bytes per output byte: 4.096 MB in 10 us =
+  // 409.6 GB/s, memory-bound on a 500 GB/s HBM (attainable 250 GB/s). The
+  // polling agent reads the 4096-B chunk: (4.096 MB + 4096 B) at the kernel's
+  // rate stretch it by 1.001 (hw_model/hbm_sharing.h). memcpy copies after
+  // the kernel: unchanged.
+  ReplayInput in = one_chunk();
+  in.hbm_bytes_per_output_byte = 1000;
+  Machine m = test_machine();
+  m.gpu.memory_bw_bytes_per_s = 500e9;
+  EXPECT_NEAR(run(in, m, Mechanism::kPolling).end_to_end_ns, 10000 * 1.001, kTol);
+  EXPECT_NEAR(run(in, m, Mechanism::kMemcpy).end_to_end_ns,
+              run(one_chunk(), m, Mechanism::kMemcpy).end_to_end_ns, kTol);
+  // Peers' writes land in the destination's HBM: GPU 1 (no kernel here)
+  // is not slowed; inline reads nothing on GPU 0, so nothing changes.
+  EXPECT_NEAR(run(in, m, Mechanism::kInline).end_to_end_ns,
+              run(one_chunk(), m, Mechanism::kInline).end_to_end_ns, kTol);
+  // A trace measured with polling is undone exactly (separate_data_generation).
+  const ReplayInput shared = share_hbm(in, Mechanism::kPolling, 2, 500e9);
+  EXPECT_NEAR(shared.iterations[0].kernels[0].chunks[0].ready_ns, 4000 * 1.001, kTol);
+  EXPECT_NEAR(
+      unshare_hbm(shared, Mechanism::kPolling, 2, 500e9).iterations[0].kernels[0].duration_ns,
+      10000, kTol);
+}
+
 TEST(ReplayEngine, PollingWaitsForNextPollTick) {
   Machine m = test_machine();
   m.costs.polling_period_ns = 3000;  // ready 4000 seen at 6000

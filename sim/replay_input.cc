@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/units.h"
+#include "hw_model/hbm_sharing.h"
 
 namespace xferlab::sim {
 
@@ -172,6 +173,59 @@ hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_by
   }
   if (r.chunk_bytes <= 0) r.chunk_bytes = hw_model::kDefaultSizingChunkBytes;
   return r;
+}
+
+namespace {
+
+ReplayInput hbm_shared(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+                       double hbm_bw_bytes_per_s, bool inverse) {
+  const bool reads = mechanism == Mechanism::kPolling || mechanism == Mechanism::kHardware;
+  const bool peer_writes = reads || mechanism == Mechanism::kInline;
+  if (!peer_writes || input.hbm_bytes_per_output_byte <= 0 || hbm_bw_bytes_per_s <= 0) {
+    return input;
+  }
+  ReplayInput out = input;
+  for (IterationInput& it : out.iterations) {
+    std::vector<double> produced(it.kernels.size(), 0);
+    std::vector<double> incoming(gpus, 0);  // peers' writes into each GPU
+    for (size_t i = 0; i < it.kernels.size(); ++i) {
+      const KernelInput& k = it.kernels[i];
+      for (const ChunkInput& c : k.chunks) produced[i] += static_cast<double>(c.size_bytes);
+      for (uint32_t d = 0; d < gpus; ++d) {
+        if (d != k.gpu && (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1)))) {
+          incoming[d] += produced[i];
+        }
+      }
+    }
+    for (size_t i = 0; i < it.kernels.size(); ++i) {
+      KernelInput& k = it.kernels[i];
+      const hw_model::HbmShare share{
+          produced[i] * input.hbm_bytes_per_output_byte,
+          (reads ? produced[i] : 0) + (k.gpu < gpus ? incoming[k.gpu] : 0), hbm_bw_bytes_per_s};
+      const double t = inverse ? hw_model::unshared_kernel_ns(k.duration_ns, share)
+                               : hw_model::shared_kernel_ns(k.duration_ns, share);
+      if (!(k.duration_ns > 0) || t == k.duration_ns) continue;
+      const double f = t / k.duration_ns;
+      k.duration_ns = t;
+      for (ChunkInput& c : k.chunks) {
+        c.first_write_ns *= f;
+        c.ready_ns *= f;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ReplayInput share_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+                      double hbm_bw_bytes_per_s) {
+  return hbm_shared(input, mechanism, gpus, hbm_bw_bytes_per_s, false);
+}
+
+ReplayInput unshare_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+                        double hbm_bw_bytes_per_s) {
+  return hbm_shared(input, mechanism, gpus, hbm_bw_bytes_per_s, true);
 }
 
 }  // namespace xferlab::sim

@@ -104,6 +104,10 @@ struct ReplayInput {
   std::string platform_hint;  ///< preset the trace names (parameter "platform"), or "".
   std::string gpu_model;      ///< GPU name the trace records ("NVIDIA H200"), or "".
   std::string topology_text;  ///< `nvidia-smi topo -m` as recorded, or "".
+  /// HBM bytes its producer kernels move per output byte (sim/workload_model.h
+  /// traffic(), from the workload's kernel); 0 = unknown: HBM shared with
+  /// transfers is not modelled (share_hbm).
+  double hbm_bytes_per_output_byte = 0;
   /// The trace's run parameters in order (workload and its sizes: the
   /// workload model's traffic, sim/workload_model.h).
   std::vector<std::pair<std::string, std::string>> parameters;
@@ -157,5 +161,21 @@ Result<ReplayInput> rechunk(const ReplayInput& input, uint64_t chunk_bytes);
 // hardware_sizing.h): the largest chunk and the most chunks of one kernel, or
 // those after re-cutting into `chunk_bytes` (0 = as recorded).
 hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_bytes = 0);
+
+// share_hbm: each producer kernel's timeline (duration, chunk times)
+// stretched by the transfer traffic that crosses its GPU's HBM while it runs
+// (hw_model/hbm_sharing.h, peak bandwidth `hbm_bw_bytes_per_s` from [gpu]):
+// an agent's or DMA engine's reads of the kernel's output (polling,
+// hardware) and the peers' writes into this GPU (polling, hardware,
+// inline). memcpy copies after the kernel and CDP children wait for its last
+// CTA, so they leave it unchanged. `gpus`: the platform's GPU count
+// (destination mask 0 = every other GPU). Identity when the input's
+// hbm_bytes_per_output_byte or the bandwidth is 0.
+ReplayInput share_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+                      double hbm_bw_bytes_per_s);
+// unshare_hbm: the inverse, for a timeline measured with `mechanism`
+// (share_hbm(unshare_hbm(x)) == x).
+ReplayInput unshare_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+                        double hbm_bw_bytes_per_s);
 
 }  // namespace xferlab::sim

@@ -582,6 +582,24 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   return in;
 }
 
+namespace {
+
+// scale_timeline: every kernel's duration and chunk times x scale.
+void scale_timeline(ReplayInput& in, double scale) {
+  if (scale == 1) return;
+  for (IterationInput& it : in.iterations) {
+    for (KernelInput& k : it.kernels) {
+      k.duration_ns *= scale;
+      for (ChunkInput& c : k.chunks) {
+        c.first_write_ns *= scale;
+        c.ready_ns *= scale;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ReplayInput separate_data_generation(const ReplayInput& input, const Machine& machine) {
   if (!input.measured) return input;
   double scale = 1;
@@ -594,19 +612,16 @@ ReplayInput separate_data_generation(const ReplayInput& input, const Machine& ma
     }
     if (n > 0 && sum > 0) scale = *input.kernel_only_ns / (sum / n);
   } else if (input.measured->mechanism == Mechanism::kPolling) {
-    scale = 1 - machine.costs.polling_sm_share;
+    // The agent's SM share, then the HBM it shared with the producer
+    // (share_hbm); the engine applies both again, in the other order.
+    ReplayInput out = input;
+    scale_timeline(out, 1 - machine.costs.polling_sm_share);
+    return unshare_hbm(out, Mechanism::kPolling, machine.num_gpus,
+                       machine.gpu.memory_bw_bytes_per_s);
   }
   if (scale == 1) return input;
   ReplayInput out = input;
-  for (IterationInput& it : out.iterations) {
-    for (KernelInput& k : it.kernels) {
-      k.duration_ns *= scale;
-      for (ChunkInput& c : k.chunks) {
-        c.first_write_ns *= scale;
-        c.ready_ns *= scale;
-      }
-    }
-  }
+  scale_timeline(out, scale);
   return out;
 }
 

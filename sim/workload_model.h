@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "hw_model/hbm_sharing.h"
 #include "hw_model/platform.h"
 #include "sim/replay_input.h"
 
@@ -43,7 +44,7 @@ const char* bound_name(Bound b);
 // kMemoryBoundFraction: a kernel whose HBM traffic at peak bandwidth takes at
 // least this fraction of its measured time is memory-bound: its time then
 // follows HBM bandwidth more than SM throughput (the roofline's ridge).
-inline constexpr double kMemoryBoundFraction = 0.5;
+inline constexpr double kMemoryBoundFraction = hw_model::kAttainableHbmFraction;
 
 // Traffic: HBM bytes the producer kernel moves per byte it writes, from the
 // workload's kernel (native/proact/kernels.cu) and the trace's parameters.
