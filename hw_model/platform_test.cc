@@ -99,6 +99,18 @@ TEST(Platform, DefaultedKeysListedAndRefusedByStrict) {
   EXPECT_TRUE(check_strict(*load_platform("h200x2_nvlink4")).ok());
 }
 
+// Found by tools/fuzz_inputs.sh preset: toml++ aborted on a table header
+// starting with a character no key starts with
+// (tests/testdata/fuzz_preset/crash_*); now a one-line error with the line.
+TEST(Platform, BadTableHeaderIsAnErrorNotAnAbort) {
+  for (const char* text :
+       {"name = \"x\"\n[:pu]\ncount = 2\n", "name = \"x\"\n[\x10gpu]\ncount = 2\n"}) {
+    const std::string e = error_of(text);
+    EXPECT_EQ(e.rfind("bad.toml:2: ", 0), 0u) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
 TEST(Platform, PresetFacts) {
   Platform h200 = *load_platform("h200x2_nvlink4");
   EXPECT_EQ(h200.gpu.count, 2);
