@@ -548,7 +548,13 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                            " trace(s) in format 1.x have no block checksums; their events "
                            "cannot be verified");
   }
-  if (out.abs_error_pct.empty()) return make_error("validate: no trace had a replayable mechanism");
+  if (out.abs_error_pct.empty()) {
+    // The skip reasons would be lost with the result: the first one says why
+    // (a trace that lost events names the capacity to re-record with).
+    std::string why = out.skipped.empty() ? "" : "; " + out.skipped.front();
+    if (out.skipped.size() > 1) why += " (and " + std::to_string(out.skipped.size() - 1) + " more)";
+    return make_error("validate: no trace had a replayable mechanism" + why);
+  }
   return out;
 }
 

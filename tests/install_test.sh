@@ -48,8 +48,10 @@ words=$(PATH="$prefix/bin:$PATH" bash -c 'source "$1"; COMP_WORDS=(xferlab va); 
 
 site=$(echo "$prefix"/lib/python3*/dist-packages)
 # An extension built with --config=asan (tools/sanitize.sh) needs the ASan
-# runtime loaded first into the uninstrumented interpreter.
-preload=$(find "$site" -name '*.so' -exec ldd {} + 2>/dev/null | awk '/libasan/ {print $3; exit}')
+# runtime loaded first into the uninstrumented interpreter, with libstdc++
+# (ASan intercepts __cxa_throw and must find the real one when it starts).
+preload=$(find "$site" -name '*.so' -exec ldd {} + 2>/dev/null |
+  awk '/libasan/ {a=$3} /libstdc\+\+/ {s=$3} END {if (a) print a " " s}')
 PYTHONPATH=$site LD_PRELOAD=$preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 /usr/bin/python3 - "$site" poll.xftrace replay.csv <<'PY' || fail "python package"
 import sys
 import numpy as np, pandas as pd

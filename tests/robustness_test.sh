@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of docs/reliability.md (issue #21): outputs checked before
 # the work, impossible re-chunking rejected up front, presets built into the
-# binary. Each check failed on the code before its fix.
+# binary, lost trace events named by every reader. Each check failed on the
+# code before its fix. Usage: robustness_test.sh XFERLAB GEN_TRACE [LOSSY_TRACE]
 set -euo pipefail
 xferlab=$(readlink -f "$1")
 gen=$(readlink -f "$2")
@@ -58,4 +59,21 @@ XFERLAB_PRESETS="$tmp/presets" "$xferlab" platform show h200x2_nvlink4 > "$tmp/s
 grep -q '^name = "mine"' "$tmp/show.toml" || fail "XFERLAB_PRESETS does not override the built-in preset"
 "$xferlab" platform show "$tmp/presets/h200x2_nvlink4.toml" > "$tmp/show.toml"
 grep -q '^name = "mine"' "$tmp/show.toml" || fail "a preset file path is not used"
+
+# 5. A real trace that overflowed its buffers (proact --trace-capacity=1024 on
+# 1x H200, traces/real/2026-11-25_h200x1_robust): every reader says how many
+# events were lost and the capacity to re-record with.
+if [ $# -ge 3 ]; then
+  lossy=$(readlink -f "$3")
+  lost="the trace lost 80900 events; re-record with --trace-capacity >= 81924"
+  for cmd in "trace info" "trace check" "replay"; do
+    # shellcheck disable=SC2086
+    "$xferlab" $cmd "$lossy" > /dev/null 2> "$tmp/err.txt" || true
+    grep -qF -- "$lost" "$tmp/err.txt" || fail "xferlab $cmd does not name the loss: $(cat "$tmp/err.txt")"
+  done
+  expect_error 2 "$lost" "$xferlab" validate "$lossy"
+  # A folder of such traces: the error keeps the first skip reason.
+  expect_error 2 "no trace had a replayable mechanism; skipped 1 trace(s): the trace lost 31746 events; re-record with --trace-capacity >= 32770" \
+    "$xferlab" validate "$(dirname "$lossy")/../.."
+fi
 echo PASS

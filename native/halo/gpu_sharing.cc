@@ -12,7 +12,7 @@ Result<std::string> decide_gpu_sharing(const GpuSharingInput& in) {
   if (!in.share_gpus_given) {
     return make_error("--variant " + in.variant + ": " + counts +
                       ", but its cooperative kernel holds every SM, so ranks on one GPU would "
-                      "take turns (seconds per iteration); run at most " +
+                      "take turns instead of overlapping; run at most " +
                       std::to_string(in.gpus) +
                       " rank(s) per node, or pass --share-gpus to "
                       "run anyway");

@@ -25,8 +25,9 @@ struct GpuSharingInput {
 //  - --share-gpus=false: refused;
 //  - a variant that occupies the GPU (stacked: one cooperative kernel on all
 //    SMs) shared by several ranks: the ranks' kernels take turns on the GPU
-//    (2.5 s per iteration observed, issue #21), which measures nothing the
-//    variant is for: refused unless --share-gpus is given explicitly, then a
+//    (2.5 s per iteration in issue #21; 2.56 ms at 50^3 on 1x H200, 96% of
+//    it waiting, traces/real/2026-11-25_h200x1_robust), which measures
+//    nothing the variant is for: refused unless --share-gpus is given explicitly, then a
 //    warning;
 //  - other variants share GPUs (kernels of several ranks run side by side).
 Result<std::string> decide_gpu_sharing(const GpuSharingInput& in);

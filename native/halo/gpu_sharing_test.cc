@@ -34,7 +34,7 @@ TEST(GpuSharingTest, StackedSharingIsRefusedByDefault) {
   EXPECT_TRUE(d.error().usage);
   EXPECT_EQ(d.error().message,
             "--variant stacked: 4 ranks on this node share 2 GPUs, but its cooperative kernel "
-            "holds every SM, so ranks on one GPU would take turns (seconds per iteration); run "
+            "holds every SM, so ranks on one GPU would take turns instead of overlapping; run "
             "at most 2 rank(s) per node, or pass --share-gpus to run anyway");
 }
 
