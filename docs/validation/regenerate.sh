@@ -13,12 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 "$xferlab" validate --captures all --format csv > "$tmp/all.csv" || true
 # One table per platform (validate also appends the halo-exchange rows,
 # which have their own columns and page, docs/halo_sim.md).
-split_platform() {  # CSV PLATFORM
-  awk -F, -v p="$2" 'NR == 1 || $2 == p' "$1"
+split_platform() {  # CSV PLATFORM [CAPTURE]: rows of PLATFORM whose file path has CAPTURE
+  awk -F, -v p="$2" -v c="${3:-}" 'NR == 1 || ($2 == p && index($14, c) > 0)' "$1"
 }
 split_platform "$tmp/current.csv" h200x2_nvlink4 > "$d/h200x2_validation.csv"
 split_platform "$tmp/all.csv" h200x2_nvlink4 > "$d/h200x2_validation_all_captures.csv"
-split_platform "$tmp/current.csv" h200x4_hgx_nvswitch > "$d/h200x4_validation.csv"
+# The 4-GPU capture only: 1-GPU captures also pick this preset (scaling,
+# docs/validation/scaling_heldout.csv has their own table).
+split_platform "$tmp/current.csv" h200x4_hgx_nvswitch h200x4_nvswitch > "$d/h200x4_validation.csv"
 if command -v gnuplot > /dev/null; then
   gnuplot "$d/scatter.gp"
   gnuplot "$d/scatter_h200x4.gp"
