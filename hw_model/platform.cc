@@ -36,6 +36,11 @@ const Param<G> kGpuParams[] = {
      "resident warp slots per SM",
      &G::max_warps_per_sm,
      {1, 1024}},
+    {"max_resident_grids",
+     Unit::kNone,
+     "kernels resident on the GPU at once (CDP children too)",
+     &G::max_resident_grids,
+     {1, 1e5}},
     {"clock", Unit::kFrequencyHz, "SM clock", &G::clock_hz, {1e8, 1e10}},
     {"memory_bw",
      Unit::kBandwidthBytesPerS,
@@ -88,6 +93,7 @@ Status GpuConfig::validate() const {
   if (count < 1) return make_error("key 'count': must be >= 1");
   if (sm_count < 1) return make_error("key 'sm_count': must be >= 1");
   if (max_warps_per_sm < 1) return make_error("key 'max_warps_per_sm': must be >= 1");
+  if (max_resident_grids < 1) return make_error("key 'max_resident_grids': must be >= 1");
   if (!(clock_hz > 0)) return make_error("key 'clock': must be > 0");
   if (!(memory_bw_bytes_per_s > 0)) return make_error("key 'memory_bw': must be > 0");
   if (!(memory_bytes > 0)) return make_error("key 'memory_size': must be > 0");

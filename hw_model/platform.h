@@ -35,6 +35,7 @@ struct GpuConfig {
   int64_t count = 2;                     ///< GPUs in the whole machine (all nodes).
   int64_t sm_count = 80;                 ///< streaming multiprocessors per GPU.
   int64_t max_warps_per_sm = 64;         ///< resident warp slots per SM.
+  int64_t max_resident_grids = 128;      ///< kernels resident at once (CDP children included).
   double clock_hz = 1.5e9;               ///< SM clock.
   double memory_bw_bytes_per_s = 900e9;  ///< device memory bandwidth.
   double memory_bytes = 16e9;            ///< device memory capacity.

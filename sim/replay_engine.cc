@@ -15,6 +15,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "hw_model/software_mechanisms.h"
+#include "hw_model/transfer_window.h"
 #include "sim/isolated.h"
 #include "sim/simgrid_platform.h"
 
@@ -134,17 +135,17 @@ std::vector<Target> targets(const Run& run, const KernelInput& k) {
 
 // window_chunks: chunk transfers per destination a producer keeps in flight
 // before it waits for the oldest: enough to cover the link's bandwidth-delay
-// product (bw x round trip), plus one. SM stores and DMA packets are posted
-// writes, so a sender is limited by link bandwidth, not by latency; waiting
-// per chunk would make small chunks latency-bound (docs/sim.md, "Windows").
+// product (hw_model::TransferWindow::posted_writes over the round trip to the
+// farthest peer). SM stores and DMA packets are posted writes, so a sender is
+// limited by link bandwidth, not by latency; waiting per chunk would make
+// small chunks latency-bound (docs/sim.md, "Windows").
 size_t window_chunks(const Run& run, const KernelInput& k, double chunk_wire_bytes) {
   double rtt_ns = 0;
   for (uint32_t d = 0; d < run.machine->num_gpus; ++d) {
     if (d != k.gpu) rtt_ns = std::max(rtt_ns, 2 * run.machine->path_latency_ns(k.gpu, d));
   }
-  const double bdp_bytes = run.machine->gpu_link.bw_bytes_per_s * rtt_ns / kNsPerS;
-  if (chunk_wire_bytes <= 0) return 1;
-  return 1 + static_cast<size_t>(std::ceil(bdp_bytes / chunk_wire_bytes));
+  return static_cast<size_t>(hw_model::TransferWindow::posted_writes(
+      run.machine->gpu_link.bw_bytes_per_s, rtt_ns, chunk_wire_bytes));
 }
 
 double max_chunk_bytes(const KernelInput& k) {
@@ -198,6 +199,17 @@ void finish_flight(Run& run, Flight& f) {
       f.copies > 1 ? std::to_string(f.copies) + " peers" : "gpu" + std::to_string(f.dst);
   run.span("chunk " + std::to_string(f.chunk) + " -> " + to, "transfer", f.src,
            TimelineTrack::kLink, f.dst, f.start_ns, end);
+}
+
+// finish_any: waits until one of `flights` ends (the first to end), finishes
+// and removes it.
+void finish_any(Run& run, std::deque<Flight>& flights) {
+  std::vector<sg4::CommPtr> comms;
+  comms.reserve(flights.size());
+  for (const Flight& f : flights) comms.push_back(f.comm);
+  const auto i = static_cast<size_t>(sg4::Comm::wait_any(comms));
+  finish_flight(run, flights[i]);
+  flights.erase(flights.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 void finish_all(Run& run, std::deque<Flight>& flights) {
@@ -419,9 +431,15 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
 }
 
 // cdp: the last writer of each chunk launches a child kernel that copies it.
+// At most gpu.max_resident_grids children run at once (the GPU's limit on
+// resident grids); a child launched beyond it starts when the first running
+// one ends. Without it every child launched stays in flight until the kernel
+// ends, and the max-min solver's work per event grows with all of them
+// (docs/sim.md, "Resident children").
 void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<Target> ds = targets(run, k);
+  const auto resident = static_cast<size_t>(run.machine->gpu.max_resident_grids);
   std::deque<Flight> flights;
   // Children queue behind the parent grid's undispatched CTAs: none runs
   // before the parent's last CTA has started (its latest first write), when
@@ -435,6 +453,11 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     last_launch = std::max(
         {kb + ch.ready_ns, dispatched - c.cdp_launch_ns, last_launch + c.cdp_launch_interval_ns});
     run.step(kb + ch.ready_ns, Cause::kCompute, k.gpu);
+    // Every grid slot taken: the child starts when the first running one
+    // ends (launches keep their own pace; only the child's start moves).
+    while (!flights.empty() && flights.size() + ds.size() > resident * ds.size()) {
+      finish_any(run, flights);
+    }
     run.wait(last_launch + c.cdp_launch_ns, Cause::kLaunch, k.gpu);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);

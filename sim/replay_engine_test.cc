@@ -414,6 +414,19 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
   }
 }
 
+// CDP children beyond the GPU's resident grids wait for a running one: three
+// 4096-B chunks ready at 4 us on an uncapped 1 B/ns link with 1 us latency.
+// All resident: they share the link and end together at 4000 + 1000 + 3 x
+// 4352. One grid at a time: each starts when the previous ends.
+TEST(ReplayEngine, CdpChildrenWaitForAResidentGridSlot) {
+  ReplayInput in = one_chunk();
+  in.iterations[0].kernels[0].chunks.assign(3, ChunkInput{0, 4000, 4096, 4, 4});
+  Machine m = test_machine();
+  EXPECT_NEAR(run(in, m, Mechanism::kCdp).end_to_end_ns, 4000 + 1000 + 3 * 4352.0, kTol);
+  m.gpu.max_resident_grids = 1;
+  EXPECT_NEAR(run(in, m, Mechanism::kCdp).end_to_end_ns, 4000 + 3 * (1000 + 4352.0), kTol);
+}
+
 TEST(ReplayEngine, SwitchPlatformScalesTo1024Gpus) {
   // 1024 GPUs on a switch (star zone: one route per host), each pushing its
   // chunk to 1023 peers as soon as it is ready (link-bound polling agent):
