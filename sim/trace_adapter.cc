@@ -233,34 +233,41 @@ std::vector<std::string> find_traces(const std::string& dir) {
   return out;
 }
 
-Result<ReplayInput> load_replay_input(const std::string& path) {
-  // The reader also opens whole-file zstd traces (*.xft.zst) itself.
-  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
-  if (!reader.ok()) return reader.error();
-  traces::TraceReader& r = *reader;
-  const traces::Metadata& md = r.metadata();
+namespace {
 
-  // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
-  // integers before converting, a double holds them only to 256 ns.
-  bool have_origin = false;
-  uint64_t origin = 0;
-  auto rel = [&](const Event& e) {
-    if (!have_origin) origin = e.time_ns, have_origin = true;
-    return static_cast<double>(static_cast<int64_t>(e.time_ns - origin));
-  };
+// DecodedTrace: what one pass over a trace's events keeps (times in ns after
+// `origin`).
+struct DecodedTrace {
+  uint64_t origin = 0;  ///< the first event's time (host_realtime ns).
+  std::map<uint32_t, std::vector<KernelSpan>> kernels;  ///< producer kernels per GPU.
+  std::map<uint32_t, std::vector<KernelSpan>> agents;   ///< agent kernels per GPU.
+  std::map<uint32_t, uint64_t> dest_masks;              ///< per source GPU, from transfers.
+  std::vector<std::pair<double, double>> transfers;     ///< measured (begin, end).
+  std::map<Mechanism, uint64_t> mechanism_votes;        ///< transfer records per mechanism.
+  uint64_t measured_payload = 0;
+  std::vector<ChunkRecord> records;
+};
 
+// decode_events: one decoding pass over `r`; producer kernels without an end
+// are dropped, the others sorted by begin.
+Result<DecodedTrace> decode_events(traces::TraceReader& r) {
+  DecodedTrace d;
   // One decoding pass: producer kernels per GPU and measured transfers; the
   // chunk records (CTA writes, counter zeros) are kept, compactly, until the
   // kernels they belong to are known. Agent kernels (id >= kAgentKernelIdBase)
   // and begins without an end (older proact traces did not record the
   // agents' end) are not producers.
-  std::map<uint32_t, std::vector<KernelSpan>> kernels, agents;
-  std::map<uint32_t, uint64_t> dest_masks;  // per source GPU, from transfer records
-  std::vector<std::pair<double, double>> transfers;
+  auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
+         records] = d;
   std::map<std::pair<uint32_t, uint32_t>, double> open_transfers;
-  std::map<Mechanism, uint64_t> mechanism_votes;
-  uint64_t measured_payload = 0;
-  std::vector<ChunkRecord> records;
+  // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
+  // integers before converting, a double holds them only to 256 ns.
+  bool have_origin = false;
+  auto rel = [&](const Event& e) {
+    if (!have_origin) origin = e.time_ns, have_origin = true;
+    return static_cast<double>(static_cast<int64_t>(e.time_ns - origin));
+  };
+
   Status s = r.for_each([&](const Event& e) {
     const double t = rel(e);
     switch (static_cast<EventKind>(e.kind)) {
@@ -324,18 +331,19 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
               [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
     it = v.empty() ? kernels.erase(it) : std::next(it);
   }
-  if (kernels.empty()) {
-    // A recorder that overflowed may have kept no whole kernel: say so first.
-    const std::optional<std::string> lost = traces::lost_events_note(md);
-    return make_error(path + ": " + (lost ? *lost + ": " : "") + std::string(kNoProducerKernels));
-  }
+  return d;
+}
 
-  Result<Geometry> geometry = read_geometry(md, path);
-  if (!geometry.ok()) return geometry.error();
-  const Geometry& geo = *geometry;
+// ChunkMap: chunk accumulators keyed by GPU, kernel (index in its GPU's
+// list), chunk id.
+using ChunkMap = std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc>;
 
-  // Chunks (CTA writes and counter zeros), keyed by GPU, kernel, chunk.
-  std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc> chunks;
+// accumulate_chunks: the chunk records (CTA writes and counter zeros) by the
+// kernel they fall in; *cta_bytes = bytes one CTA writes (largest seen).
+ChunkMap accumulate_chunks(const std::vector<ChunkRecord>& records,
+                           const std::map<uint32_t, std::vector<KernelSpan>>& kernels,
+                           uint64_t* cta_bytes_out) {
+  ChunkMap chunks;
   uint64_t cta_bytes = 0;  // bytes one CTA writes (largest seen), to estimate writers
   for (const ChunkRecord& e : records) {
     auto kit = kernels.find(e.gpu);
@@ -358,27 +366,121 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       default: break;
     }
   }
-  records = {};
-  const traces::IdIndex<traces::ChunkInfo> chunk_table(md.chunks);
+  *cta_bytes_out = cta_bytes;
+  return chunks;
+}
 
-  ReplayInput in;
-  const std::string stem =
-      std::filesystem::path(ends_with(path, ".zst") ? path.substr(0, path.size() - 4) : path)
-          .stem()
-          .string();
-  in.name = stem;
-  in.warnings = r.warnings();
-  in.num_gpus = 0;
-  size_t iterations = 0;
-  for (auto& [gpu, v] : kernels) {
-    in.num_gpus = std::max(in.num_gpus, gpu + 1);
-    iterations = std::max(iterations, v.size());
+// KernelSources: what kernel_input reads besides the kernel itself.
+struct KernelSources {
+  const traces::Metadata& md;
+  const std::string& path;
+  const Geometry& geo;
+  const ChunkMap& chunks;
+  const traces::IdIndex<traces::ChunkInfo>& chunk_table;
+  uint64_t cta_bytes = 0;
+};
+
+// kernel_chunks: the chunks of GPU `gpu`'s kernel `i` (span `ks`, of region
+// `region`) into `k`: ready and first-write times from the records,
+// interpolated for chunks without them, sorted by ready time.
+Result<KernelInput> kernel_chunks(const KernelSources& src, KernelInput k, uint32_t gpu, size_t i,
+                                  const KernelSpan& ks, uint32_t region) {
+  const auto& [md, path, geo, chunks, chunk_table, cta_bytes] = src;
+  const auto lo = chunks.lower_bound({gpu, static_cast<int>(i), 0});
+  const auto hi = chunks.lower_bound({gpu, static_cast<int>(i) + 1, 0});
+  // Chunk ids of this kernel: the parameter range when known (every chunk,
+  // recorded or not), else those with records.
+  std::vector<uint32_t> ids;
+  Result<std::optional<std::pair<uint32_t, uint32_t>>> range = chunk_range(md, region, gpu, path);
+  if (!range.ok()) return range.error();
+  if (*range) {
+    for (uint32_t c = (*range)->first; c < (*range)->second; ++c) ids.push_back(c);
+  } else {
+    for (auto ci = lo; ci != hi; ++ci) ids.push_back(std::get<2>(ci->first));
   }
-  in.num_gpus = std::max<uint32_t>(in.num_gpus, md.gpus.size());
-  Result<std::optional<uint64_t>> gpus_param = count_param(md, "gpus", path);
-  if (!gpus_param.ok()) return gpus_param.error();
-  if (*gpus_param)
-    in.num_gpus = std::max<uint32_t>(in.num_gpus, static_cast<uint32_t>(**gpus_param));
+  if (ids.empty()) return k;
+  // The chunk table lists region 0's chunks (proact): ids of another
+  // region may name another GPU's entry there (als: users and items
+  // regions differ in size), which describes a different chunk.
+  auto table_entry = [&](uint32_t id) -> const traces::ChunkInfo* {
+    const traces::ChunkInfo* info = chunk_table.find(id);
+    return info && info->gpu == gpu ? info : nullptr;
+  };
+  auto writers_of = [&](uint32_t id, const ChunkAcc* c) -> uint32_t {
+    if (const traces::ChunkInfo* info = table_entry(id); info && info->writers > 0) {
+      return info->writers;
+    }
+    if (geo.chunk_bytes > 0 && cta_bytes > 0) {
+      return static_cast<uint32_t>(
+          std::max<uint64_t>(1, (geo.chunk_bytes + cta_bytes - 1) / cta_bytes));
+    }
+    return c ? std::max<uint32_t>(1, c->writers * geo.cta_sample) : 1;
+  };
+  // Ready anchors: counter zeros (recorded for every chunk), or chunks
+  // whose every writer was recorded; with sampling and no counters, the
+  // last recorded writer. First-write anchors: any recorded CTA begin.
+  Anchors ready, first;
+  for (int pass = 0; pass < 2 && ready.points.empty(); ++pass) {
+    for (auto ci = lo; ci != hi; ++ci) {
+      const ChunkAcc& c = ci->second;
+      const double id = std::get<2>(ci->first);
+      if (c.zero_ns >= 0) {
+        ready.points.emplace_back(id, c.zero_ns);
+      } else if (c.last_end_ns >= 0 &&
+                 (pass == 1 || c.writers >= writers_of(std::get<2>(ci->first), &c))) {
+        ready.points.emplace_back(id, c.last_end_ns);
+      }
+    }
+  }
+  for (auto ci = lo; ci != hi; ++ci) {
+    if (std::isfinite(ci->second.first_write_ns)) {
+      first.points.emplace_back(std::get<2>(ci->first), ci->second.first_write_ns);
+    }
+  }
+  if (ready.points.empty()) ready.points.emplace_back(0, ks.end_ns);
+  uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
+  for (auto ci = lo; ci != hi; ++ci) store_bytes = std::max(store_bytes, ci->second.store_bytes);
+  uint32_t position = 0;  // program order within the GPU's region
+  for (uint32_t id : ids) {
+    auto ci = chunks.find({gpu, static_cast<int>(i), id});
+    const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
+    const traces::ChunkInfo* info = table_entry(id);
+    ChunkInput ch;
+    ch.index = position++;
+    const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);
+    const double fw = c && std::isfinite(c->first_write_ns) ? c->first_write_ns
+                      : first.points.empty()                ? rd
+                                                            : first.value_at(id);
+    ch.ready_ns = std::clamp(rd, ks.begin_ns, ks.end_ns) - ks.begin_ns;
+    ch.first_write_ns = std::clamp(fw - ks.begin_ns, 0.0, ch.ready_ns);
+    ch.size_bytes = info && info->size_bytes > 0 ? info->size_bytes
+                    : geo.chunk_bytes > 0        ? geo.chunk_bytes
+                    : c                          ? c->bytes
+                                                 : 0;
+    if (ch.size_bytes == 0) continue;
+    ch.writers = writers_of(id, c);
+    ch.store_bytes = c && c->store_bytes > 0 ? c->store_bytes : store_bytes > 0 ? store_bytes : 4;
+    if (info && info->destinations != 0) k.dest_mask = info->destinations;
+    k.chunks.push_back(ch);
+  }
+  std::sort(k.chunks.begin(), k.chunks.end(),
+            [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
+  return k;
+}
+
+// IterationSpan: the first iteration's start and the last one's end.
+struct IterationSpan {
+  double first_begin = -1;
+  double last_end = 0;
+};
+
+// add_iterations: one IterationInput per kernel launch index (the GPUs'
+// i-th kernels), ending when its kernels, transfers and agents have.
+Result<IterationSpan> add_iterations(DecodedTrace& d, const KernelSources& src, size_t iterations,
+                                     ReplayInput& in) {
+  auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
+         records] = d;
+  const Geometry& geo = src.geo;
   std::sort(transfers.begin(), transfers.end());
   double prev_end = -1, first_begin = -1, last_end = 0;
   for (size_t i = 0; i < iterations; ++i) {
@@ -412,97 +514,22 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
       k.begin_ns = ks.begin_ns - start;
       k.duration_ns = ks.end_ns - ks.begin_ns;
       if (auto m = dest_masks.find(gpu); m != dest_masks.end()) k.dest_mask = m->second;
-      const auto lo = chunks.lower_bound({gpu, static_cast<int>(i), 0});
-      const auto hi = chunks.lower_bound({gpu, static_cast<int>(i) + 1, 0});
-      // Chunk ids of this kernel: the parameter range when known (every chunk,
-      // recorded or not), else those with records.
-      std::vector<uint32_t> ids;
-      Result<std::optional<std::pair<uint32_t, uint32_t>>> range =
-          chunk_range(md, region, gpu, path);
-      if (!range.ok()) return range.error();
-      if (*range) {
-        for (uint32_t c = (*range)->first; c < (*range)->second; ++c) ids.push_back(c);
-      } else {
-        for (auto ci = lo; ci != hi; ++ci) ids.push_back(std::get<2>(ci->first));
-      }
-      if (ids.empty()) {
-        it.kernels.push_back(std::move(k));
-        continue;
-      }
-      // The chunk table lists region 0's chunks (proact): ids of another
-      // region may name another GPU's entry there (als: users and items
-      // regions differ in size), which describes a different chunk.
-      auto table_entry = [&](uint32_t id) -> const traces::ChunkInfo* {
-        const traces::ChunkInfo* info = chunk_table.find(id);
-        return info && info->gpu == gpu ? info : nullptr;
-      };
-      auto writers_of = [&](uint32_t id, const ChunkAcc* c) -> uint32_t {
-        if (const traces::ChunkInfo* info = table_entry(id); info && info->writers > 0) {
-          return info->writers;
-        }
-        if (geo.chunk_bytes > 0 && cta_bytes > 0) {
-          return static_cast<uint32_t>(
-              std::max<uint64_t>(1, (geo.chunk_bytes + cta_bytes - 1) / cta_bytes));
-        }
-        return c ? std::max<uint32_t>(1, c->writers * geo.cta_sample) : 1;
-      };
-      // Ready anchors: counter zeros (recorded for every chunk), or chunks
-      // whose every writer was recorded; with sampling and no counters, the
-      // last recorded writer. First-write anchors: any recorded CTA begin.
-      Anchors ready, first;
-      for (int pass = 0; pass < 2 && ready.points.empty(); ++pass) {
-        for (auto ci = lo; ci != hi; ++ci) {
-          const ChunkAcc& c = ci->second;
-          const double id = std::get<2>(ci->first);
-          if (c.zero_ns >= 0) {
-            ready.points.emplace_back(id, c.zero_ns);
-          } else if (c.last_end_ns >= 0 &&
-                     (pass == 1 || c.writers >= writers_of(std::get<2>(ci->first), &c))) {
-            ready.points.emplace_back(id, c.last_end_ns);
-          }
-        }
-      }
-      for (auto ci = lo; ci != hi; ++ci) {
-        if (std::isfinite(ci->second.first_write_ns)) {
-          first.points.emplace_back(std::get<2>(ci->first), ci->second.first_write_ns);
-        }
-      }
-      if (ready.points.empty()) ready.points.emplace_back(0, ks.end_ns);
-      uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
-      for (auto ci = lo; ci != hi; ++ci)
-        store_bytes = std::max(store_bytes, ci->second.store_bytes);
-      uint32_t position = 0;  // program order within the GPU's region
-      for (uint32_t id : ids) {
-        auto ci = chunks.find({gpu, static_cast<int>(i), id});
-        const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
-        const traces::ChunkInfo* info = table_entry(id);
-        ChunkInput ch;
-        ch.index = position++;
-        const double rd = c && c->zero_ns >= 0 ? c->zero_ns : ready.value_at(id);
-        const double fw = c && std::isfinite(c->first_write_ns) ? c->first_write_ns
-                          : first.points.empty()                ? rd
-                                                                : first.value_at(id);
-        ch.ready_ns = std::clamp(rd, ks.begin_ns, ks.end_ns) - ks.begin_ns;
-        ch.first_write_ns = std::clamp(fw - ks.begin_ns, 0.0, ch.ready_ns);
-        ch.size_bytes = info && info->size_bytes > 0 ? info->size_bytes
-                        : geo.chunk_bytes > 0        ? geo.chunk_bytes
-                        : c                          ? c->bytes
-                                                     : 0;
-        if (ch.size_bytes == 0) continue;
-        ch.writers = writers_of(id, c);
-        ch.store_bytes = c && c->store_bytes > 0 ? c->store_bytes
-                         : store_bytes > 0       ? store_bytes
-                                                 : 4;
-        if (info && info->destinations != 0) k.dest_mask = info->destinations;
-        k.chunks.push_back(ch);
-      }
-      std::sort(k.chunks.begin(), k.chunks.end(),
-                [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
-      it.kernels.push_back(std::move(k));
+      Result<KernelInput> with_chunks = kernel_chunks(src, std::move(k), gpu, i, ks, region);
+      if (!with_chunks.ok()) return with_chunks.error();
+      it.kernels.push_back(std::move(*with_chunks));
     }
     in.iterations.push_back(std::move(it));
   }
+  return IterationSpan{first_begin, last_end};
+}
 
+// measured_run: what the trace measured (mechanism, times, bytes), if it
+// names or records a mechanism.
+Result<std::optional<Measured>> measured_run(const traces::Metadata& md, const std::string& path,
+                                             const DecodedTrace& d, IterationSpan span) {
+  const auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
+               records] = d;
+  const auto [first_begin, last_end] = span;
   // Measured mechanism: the run parameter names it (also when no transfer
   // is recorded: inline, none); else the transfer records vote.
   std::optional<MeasuredMechanism> mm;
@@ -518,7 +545,8 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     mm = MeasuredMechanism{v, false};
     trace_mech = mechanism_name(v);
   }
-  if (mm) {
+  if (!mm) return std::optional<Measured>{};
+  {
     Measured m;
     m.mechanism = mm->mechanism;
     m.trace_mechanism = trace_mech;
@@ -556,11 +584,13 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
         m.compute_only_median_ns = row->compute_only_ms * 1e6;
       }
     }
-    in.measured = m;
+    return std::optional<Measured>{m};
   }
-  // first_begin: whole ns relative to `origin` (negative if an earlier event
-  // comes later in the file; the unsigned sum wraps back correctly).
-  in.trace_start_ns = origin + static_cast<uint64_t>(static_cast<int64_t>(first_begin));
+}
+
+// read_run_parameters: the trace's platform hint, GPU model, topology and
+// the run parameters the replay uses (agent slice and threads, kernel-only time).
+Status read_run_parameters(const traces::Metadata& md, const std::string& path, ReplayInput& in) {
   if (auto pl = md.parameter("platform")) in.platform_hint = *pl;
   if (!md.gpus.empty()) in.gpu_model = md.gpus.front().model;
   in.topology_text = md.machine.topology;
@@ -578,6 +608,60 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     if (!v.ok()) return make_error(path + ": parameter kernel_only_time: " + v.error().message);
     in.kernel_only_ns = *v;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ReplayInput> load_replay_input(const std::string& path) {
+  // The reader also opens whole-file zstd traces (*.xft.zst) itself.
+  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
+  if (!reader.ok()) return reader.error();
+  traces::TraceReader& r = *reader;
+  const traces::Metadata& md = r.metadata();
+  Result<DecodedTrace> decoded = decode_events(r);
+  if (!decoded.ok()) return decoded.error();
+  DecodedTrace& d = *decoded;
+  if (d.kernels.empty()) {
+    // A recorder that overflowed may have kept no whole kernel: say so first.
+    const std::optional<std::string> lost = traces::lost_events_note(md);
+    return make_error(path + ": " + (lost ? *lost + ": " : "") + std::string(kNoProducerKernels));
+  }
+  Result<Geometry> geometry = read_geometry(md, path);
+  if (!geometry.ok()) return geometry.error();
+  uint64_t cta_bytes = 0;
+  const ChunkMap chunks = accumulate_chunks(d.records, d.kernels, &cta_bytes);
+  d.records = {};
+  const traces::IdIndex<traces::ChunkInfo> chunk_table(md.chunks);
+  const KernelSources src{md, path, *geometry, chunks, chunk_table, cta_bytes};
+
+  ReplayInput in;
+  const std::string stem =
+      std::filesystem::path(ends_with(path, ".zst") ? path.substr(0, path.size() - 4) : path)
+          .stem()
+          .string();
+  in.name = stem;
+  in.warnings = r.warnings();
+  in.num_gpus = 0;
+  size_t iterations = 0;
+  for (auto& [gpu, v] : d.kernels) {
+    in.num_gpus = std::max(in.num_gpus, gpu + 1);
+    iterations = std::max(iterations, v.size());
+  }
+  in.num_gpus = std::max<uint32_t>(in.num_gpus, md.gpus.size());
+  Result<std::optional<uint64_t>> gpus_param = count_param(md, "gpus", path);
+  if (!gpus_param.ok()) return gpus_param.error();
+  if (*gpus_param)
+    in.num_gpus = std::max<uint32_t>(in.num_gpus, static_cast<uint32_t>(**gpus_param));
+  Result<IterationSpan> span = add_iterations(d, src, iterations, in);
+  if (!span.ok()) return span.error();
+  Result<std::optional<Measured>> measured = measured_run(md, path, d, *span);
+  if (!measured.ok()) return measured.error();
+  if (*measured) in.measured = **measured;
+  // first_begin: whole ns relative to `origin` (negative if an earlier event
+  // comes later in the file; the unsigned sum wraps back correctly).
+  in.trace_start_ns = d.origin + static_cast<uint64_t>(static_cast<int64_t>(span->first_begin));
+  XF_RETURN_IF_ERROR(read_run_parameters(md, path, in));
   XF_RETURN_IF_ERROR(in.validate());
   return in;
 }
