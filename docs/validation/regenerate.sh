@@ -25,5 +25,7 @@ if command -v gnuplot > /dev/null; then
   gnuplot "$d/scatter.gp"
   gnuplot "$d/scatter_h200x4.gp"
 fi
+# The per-case tables of docs/validation.md.
+python3 "$d/md_tables.py"
 # The summary lines of docs/validation.md ("In-sample vs held-out").
 "$xferlab" validate --format table 2>&1 | sed -n '/^summaries/,$p' || true
