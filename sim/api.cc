@@ -241,10 +241,16 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
+  if (req.explain && req.core != ReplayCore::kActors) {
+    return make_error(
+        "replay: the critical path is recorded by the actor core only (--core actors)");
+  }
   std::vector<ReplayOptions> options;
   for (Mechanism m : *mechs) {
-    options.push_back(ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
-                                    req.explain || (compare && m != Mechanism::kInfinite)});
+    options.push_back(ReplayOptions{
+        m, req.record_timeline, req.aggregate_fan_out,
+        req.explain || (compare && m != Mechanism::kInfinite && req.core == ReplayCore::kActors),
+        req.core});
   }
   // The mechanisms' simulations are independent: one process each, in parallel.
   Result<std::vector<ReplayResult>> results =
@@ -375,7 +381,9 @@ std::string validate_case(const std::string& t, bool named, const ValidateReques
       }
     }
   }
-  Result<ReplayResult> r = simulate_isolated(p->input, p->machine, ReplayOptions{m, false});
+  ReplayOptions options{m, false};
+  options.core = req.core;
+  Result<ReplayResult> r = simulate_isolated(p->input, p->machine, options);
   if (!r.ok()) return failed(r.error());
   const Measured& meas = *p->input.measured;
   const double e = error_pct(r->end_to_end_ns, meas.reference_ns());

@@ -77,13 +77,14 @@ struct ReplayRequest {
   std::string mechanism = "all";  ///< one mechanism name, or "all".
   uint32_t gpus = 0;              ///< scale out to this many GPUs; 0 = the trace's.
   uint64_t chunk_bytes = 0;       ///< re-chunk; 0 = the trace's chunks.
-  Scaling scaling = kDefaultScaling;  ///< what `gpus` keeps fixed (workload_model.h).
-  std::vector<std::string> sets;      ///< platform overrides "key=value".
-  bool aggregate_fan_out = true;      ///< see ReplayOptions::aggregate_fan_out.
+  Scaling scaling = kDefaultScaling;       ///< what `gpus` keeps fixed (workload_model.h).
+  std::vector<std::string> sets;           ///< platform overrides "key=value".
+  bool aggregate_fan_out = true;           ///< see ReplayOptions::aggregate_fan_out.
+  ReplayCore core = ReplayOptions{}.core;  ///< see ReplayOptions::core.
   bool record_timeline = false;
   /// Record the critical path (ReplayResult::attribution); replay() does so
   /// anyway for hardware and the software mechanisms, to say why hardware
-  /// loses when it does (ReplayOutput::note).
+  /// loses when it does (ReplayOutput::note). Actor core only.
   bool explain = false;
   uint32_t jobs = 0;  ///< mechanisms simulated at once (one process each); 0 = default_jobs().
 };
@@ -124,9 +125,10 @@ struct ValidateRequest {
   std::string platform;
   std::vector<std::string> sets;
   double tolerance_pct = 10;
-  bool all_captures = false;  ///< include agent runs traced after a host gap.
-  uint32_t jobs = 0;          ///< traces replayed at once (one process each); 0 = default_jobs().
-  Progress progress;          ///< per trace file.
+  bool all_captures = false;               ///< include agent runs traced after a host gap.
+  ReplayCore core = ReplayOptions{}.core;  ///< the PROACT traces' replay core.
+  uint32_t jobs = 0;  ///< traces replayed at once (one process each); 0 = default_jobs().
+  Progress progress;  ///< per trace file.
 };
 
 struct ValidateOutput {

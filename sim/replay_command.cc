@@ -55,6 +55,19 @@ FlagSet& add_replay_flags(FlagSet& f, const std::string& timeline_help) {
                   "when the replay is comparable with the measured run (no --gpus/--chunk-size)");
 }
 
+// add_core_flag: --core, the PROACT replay core (ReplayOptions::core).
+FlagSet& add_core_flag(FlagSet& f) {
+  return f.add_string("core", replay_core_name(ReplayOptions{}.core), {"actors", "graph"},
+                      "PROACT replay core: actors (S4U actors per producer and agent) or graph "
+                      "(the task-graph core halo replay runs on; docs/sim.md, \"Two replay "
+                      "cores\")");
+}
+
+// core_of: --core's value (the flag admits actors|graph only).
+ReplayCore core_of(const FlagSet& flags) {
+  return *parse_replay_core(flags.get_string("core"));
+}
+
 // replay_request: the request fields of add_replay_flags.
 ReplayRequest replay_request(const FlagSet& flags) {
   ReplayRequest req;
@@ -102,6 +115,7 @@ static FlagSet replay_flags() {
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
+  add_core_flag(f);
   f.add_int("jobs", 0, 0, kMaxJobs,
             "mechanisms simulated at once, one process each (0: the CPUs this process may use)");
   return f;
@@ -120,6 +134,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req = replay_request(flags);
   req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
+  req.core = core_of(flags);
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   if (Status s = check_timeline(flags, "replay"); !s.ok()) return fail(err, s.error());
   Result<ReplayOutput> r = replay(req);
@@ -151,6 +166,7 @@ static FlagSet validate_flags() {
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
       .add_string("captures", "current", {"current", "all"},
                   "all: include agent runs traced after a host gap");
+  add_core_flag(f);
   f.add_int("jobs", 0, 0, kMaxJobs,
             "traces replayed at once, one process each (0: the CPUs this process may use)");
   return f;
@@ -165,6 +181,7 @@ int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.platform = flags.get_string("platform");
   req.sets = flags.get_all("set");
   req.all_captures = flags.get_string("captures") == "all";
+  req.core = core_of(flags);
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   req.tolerance_pct = flags.get_number("tolerance");
   Result<OutputFormat> format = parse_output_format(flags.get_string("format"));

@@ -17,6 +17,8 @@
 #include "hw_model/software_mechanisms.h"
 #include "hw_model/transfer_window.h"
 #include "sim/isolated.h"
+#include "sim/proact_graph.h"
+#include "sim/proact_mechanism.h"
 #include "sim/simgrid_platform.h"
 
 namespace xferlab::sim {
@@ -91,46 +93,14 @@ struct Flight {
   CriticalPath::Node from = CriticalPath::kNone;  // the starting actor's step
 };
 
-// Target: where one comm goes and how many destinations it stands for.
-struct Target {
-  uint32_t dst;
-  uint32_t copies;
-};
+using proact::Target;
 
-// dests: destination GPUs of a kernel, starting after the source and
-// wrapping around, so that GPUs pushing to all peers at once form
-// permutations (no destination link gets every first copy).
 std::vector<uint32_t> dests(const Run& run, const KernelInput& k) {
-  std::vector<uint32_t> out;
-  const uint32_t n = run.machine->num_gpus;
-  for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t d = (k.gpu + i) % n;
-    if (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1))) out.push_back(d);
-  }
-  return out;
+  return proact::dests(*run.machine, k);
 }
 
-std::vector<Target> singles(const std::vector<uint32_t>& ds) {
-  std::vector<Target> out;
-  for (uint32_t d : ds) out.push_back(Target{d, 1});
-  return out;
-}
-
-// targets: the comms of a chunk that starts to every destination at once.
-// On a switch, a chunk sent to all N-1 peers at the same time puts N-1 equal
-// flows on the source's port; every destination port receives 1/(N-1) of
-// each other sender's port traffic, so it never binds before the source port
-// does (all ports have the same bandwidth), all copies get the same rate and
-// finish together, and every path has the same latency. One comm of (N-1) x
-// the bytes through the source port to the next GPU is then the same network
-// load with 1/(N-1) of the flows (the next GPU's port carries only this
-// sender's aggregate, which the source port already bounds).
 std::vector<Target> targets(const Run& run, const KernelInput& k) {
-  std::vector<uint32_t> ds = dests(run, k);
-  if (run.aggregate && ds.size() + 1 == run.machine->num_gpus && ds.size() > 1) {
-    return {Target{ds.front(), static_cast<uint32_t>(ds.size())}};
-  }
-  return singles(ds);
+  return proact::targets(*run.machine, run.aggregate, k);
 }
 
 // window_chunks: chunk transfers per destination a producer keeps in flight
@@ -148,11 +118,7 @@ size_t window_chunks(const Run& run, const KernelInput& k, double chunk_wire_byt
       run.machine->gpu_link.bw_bytes_per_s, rtt_ns, chunk_wire_bytes));
 }
 
-double max_chunk_bytes(const KernelInput& k) {
-  double m = 0;
-  for (const ChunkInput& c : k.chunks) m = std::max(m, static_cast<double>(c.size_bytes));
-  return m;
-}
+using proact::max_chunk_bytes;
 
 // start_flight: a transfer of `cost` wire bytes carrying `payload` bytes
 // from GPU src's source lane `lane` (capped lanes model agent/copy-engine
@@ -217,32 +183,10 @@ void finish_all(Run& run, std::deque<Flight>& flights) {
   flights.clear();
 }
 
-// agent_copy: the wire cost of an SM copy agent moving `payload` bytes in
-// packets of at most agent_packet_bytes (a warp's contiguous 16-B stores fill
-// one 128-B line), not a copy engine's full-size packets: on 2x H200 the
-// agents copy a single 256 MiB chunk at 344-356 GB/s against cudaMemcpy's
-// 391 GB/s (traces/real/2026-11-22_h200x2_run3, docs/validation.md).
-// agent_packet_payload is that packet payload (hw_model::packet_payload_bytes:
-// the link's maximum when agent_packet_bytes is 0 or not below it).
-double agent_packet_payload(const Machine& m) {
-  return hw_model::packet_payload_bytes(m.costs.agent_packet_bytes, m.gpu_link.max_payload_bytes);
-}
-
-// dma_packet_payload: the DMA agent's packets (hw_model::DmaAgent).
-double dma_packet_payload(const Machine& m) {
-  return hw_model::DmaAgent::create(m.costs.dma_agent)
-      ->packet_payload_bytes(m.gpu_link.max_payload_bytes);
-}
-
-WireCost agent_copy(const Machine& m, double payload) {
-  return m.gpu_link.packets(payload, agent_packet_payload(m));
-}
-
-double total_payload(const KernelInput& k) {
-  double s = 0;
-  for (const ChunkInput& c : k.chunks) s += static_cast<double>(c.size_bytes);
-  return s;
-}
+using proact::agent_copy;
+using proact::dma_packet_payload;
+using proact::singles;
+using proact::total_payload;
 
 // ---- Mechanisms: one function per producer actor ---------------------------
 
@@ -367,45 +311,29 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
 // link that cannot take its stores holds it back. A chunk that is ready late
 // therefore delays the later chunks of its group only.
 void run_polling(Run& run, const KernelInput& k, double kb) {
-  const MechanismCosts& c = run.machine->costs;
-  const double dilation = 1.0 / (1.0 - c.polling_sm_share);
   const std::vector<Target> ds = targets(run, k);
   const double copies = static_cast<double>(dests(run, k).size());
-  // Chunks in program order (ties keep ready order).
-  auto by_index = std::make_shared<std::vector<uint32_t>>(k.chunks.size());
-  for (uint32_t i = 0; i < by_index->size(); ++i) (*by_index)[i] = i;
-  std::stable_sort(by_index->begin(), by_index->end(),
-                   [&k](uint32_t a, uint32_t b) { return k.chunks[a].index < k.chunks[b].index; });
-  const double chunk = max_chunk_bytes(k);
-  const double slice = c.agent_slice_bytes > 0 ? std::min(c.agent_slice_bytes, chunk) : chunk;
-  const auto slices =
-      std::max<int64_t>(1, static_cast<int64_t>(slice > 0 ? std::floor(chunk / slice) : 1));
-  auto groups = std::make_shared<std::vector<hw_model::AgentGroup>>(hw_model::static_agent_schedule(
-      c.agent_workers, static_cast<int64_t>(k.chunks.size()), slices));
-  const double worker_bw = c.polling_copy_bw_bytes_per_s / static_cast<double>(c.agent_workers);
+  auto plan = std::make_shared<proact::PollingPlan>(proact::polling_plan(*run.machine, k));
+  const double dilation = plan->dilation;
   const CriticalPath::Node begin = run.cursor();
   std::vector<sg4::ActorPtr> workers;
-  for (size_t g = 0; g < groups->size(); ++g) {
+  for (size_t g = 0; g < plan->groups.size(); ++g) {
     workers.push_back(sg4::Actor::create(
         "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.gpu(k.gpu),
-        [&run, &k, kb, ds, copies, dilation, slices, worker_bw, by_index, groups, g, begin] {
-          const MechanismCosts& c = run.machine->costs;
+        [&run, &k, kb, ds, copies, dilation, plan, g, begin] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
-          const hw_model::AgentGroup& group = (*groups)[g];
+          const hw_model::AgentGroup& group = plan->groups[g];
           const double n = static_cast<double>(group.workers);
+          const double worker_bw = plan->worker_bw_bytes_per_s;
           std::deque<Flight> flights;
           for (const hw_model::AgentItem& item : group.items) {
-            const uint32_t i = (*by_index)[item.chunk];
+            const uint32_t i = plan->by_index[item.chunk];
             const ChunkInput& ch = k.chunks[i];
-            double seen = ch.ready_ns * dilation;
-            if (c.polling_period_ns > 0) {
-              seen = std::ceil(seen / c.polling_period_ns) * c.polling_period_ns;
-            }
+            const double seen = proact::polling_seen_ns(run.machine->costs, ch, dilation);
             run.step(kb + ch.ready_ns * dilation, Cause::kCompute, k.gpu);
             run.wait(kb + seen, Cause::kTracking, k.gpu);
             const double start = now_ns();
-            const double payload = static_cast<double>(ch.size_bytes) * n *
-                                   static_cast<double>(item.slices) / static_cast<double>(slices);
+            const double payload = proact::polling_item_payload(ch, group, item, plan->slices);
             const WireCost cost = agent_copy(*run.machine, payload);
             for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
             if (worker_bw > 0) {
@@ -471,32 +399,8 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   finish_all(run, flights);
 }
 
-// Trigger: a chunk's counter reached zero and the DMA agent saw it.
-struct Trigger {
-  double time_ns;
-  uint32_t chunk;
-};
-
-// counter_triggers: the kernel's chunks through hw_model::CounterUnit, in
-// trigger order; *stall_ns is the writers' wait for free counter entries.
-std::vector<Trigger> counter_triggers(const MechanismCosts& c, const KernelInput& k, double kb,
-                                      double* stall_ns) {
-  std::vector<hw_model::ChunkWrites> writes;
-  writes.reserve(k.chunks.size());
-  for (const ChunkInput& ch : k.chunks) {
-    writes.push_back({kb + ch.first_write_ns, kb + ch.ready_ns, static_cast<double>(ch.size_bytes),
-                      static_cast<int64_t>(ch.writers)});
-  }
-  // The config was validated with the machine.
-  hw_model::ChunkTriggers t = hw_model::CounterUnit::create(c.counter_unit)->chunk_triggers(writes);
-  std::vector<Trigger> out;
-  out.reserve(t.trigger_ns.size());
-  for (uint32_t i = 0; i < t.trigger_ns.size(); ++i) out.push_back(Trigger{t.trigger_ns[i], i});
-  *stall_ns = t.stall_ns;
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Trigger& a, const Trigger& b) { return a.time_ns < b.time_ns; });
-  return out;
-}
+using proact::counter_triggers;
+using proact::Trigger;
 
 // hardware: counter unit + descriptor DMA agent (hw_model::DmaAgent) with
 // one actor per channel; packets of DmaAgent::packet_payload_bytes.
@@ -595,76 +499,8 @@ void run_infinite(Run& run, const KernelInput& k, double kb) {
   run.result.payload_bytes += total_payload(k) * dests(run, k).size();
 }
 
-// lanes_for: the capped sources a mechanism needs (SourceLanes).
-SourceLanes lanes_for(const Machine& m, Mechanism mech) {
-  const MechanismCosts& c = m.costs;
-  // A payload rate `bw` sent in packets of `pkt` payload bytes, as wire bytes.
-  auto payload_cap = [&](double bw, double pkt) {
-    return bw > 0 ? SourceLanes{1, bw * m.gpu_link.bulk(pkt).wire_bytes / pkt} : SourceLanes{};
-  };
-  switch (mech) {
-    case Mechanism::kMemcpy: {
-      // Concurrent copies share all engines through one cap; streamed
-      // copies run each on one engine (lane), as many lanes as can be busy.
-      const double engines = static_cast<double>(c.copy_engines);
-      if (c.memcpy_streams == 0) {
-        return payload_cap(c.copy_engine_bw_bytes_per_s * engines, m.gpu_link.max_payload_bytes);
-      }
-      SourceLanes l = payload_cap(c.copy_engine_bw_bytes_per_s, m.gpu_link.max_payload_bytes);
-      if (l.lanes > 0) l.lanes = static_cast<uint32_t>(std::min(c.copy_engines, c.memcpy_streams));
-      return l;
-    }
-    case Mechanism::kPolling:
-      return payload_cap(c.polling_copy_bw_bytes_per_s, agent_packet_payload(m));
-    case Mechanism::kCdp: {
-      // Each child kernel copies at one agent's rate; children run
-      // concurrently, so a GPU gets as many capped lanes as it takes children
-      // to fill its link (SM room for more is far larger than that).
-      SourceLanes l = payload_cap(c.cdp_copy_bw_bytes_per_s, agent_packet_payload(m));
-      if (l.lanes > 0) {
-        l.lanes =
-            1 + static_cast<uint32_t>(std::ceil(m.gpu_link.bw_bytes_per_s / l.cap_bytes_per_s));
-      }
-      return l;
-    }
-    case Mechanism::kHardware: {
-      // Each DMA channel is a lane capped by its outstanding-packet window
-      // (DmaAgent::channel_window_bytes_per_s, in wire bytes) over the round
-      // trip to the farthest GPU, for one uniform cap.
-      const hw_model::DmaAgent agent = *hw_model::DmaAgent::create(c.dma_agent);
-      const double pkt = dma_packet_payload(m);
-      const double cap = agent.channel_window_bytes_per_s(m.gpu_link.bulk(pkt).wire_bytes,
-                                                          2 * m.path_latency_ns(0, m.num_gpus - 1));
-      if (!std::isfinite(cap)) return {};
-      return SourceLanes{static_cast<uint32_t>(c.dma_agent.channels), cap};
-    }
-    case Mechanism::kInline:
-    case Mechanism::kInfinite: return {};
-  }
-  return {};
-}
-
-// packet_wire_bytes: the packet size that turns the links' packet-rate limit
-// into bandwidth: SM stores for inline, agent packets for polling and cdp,
-// full-size packets otherwise.
-double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech) {
-  if (mech == Mechanism::kPolling || mech == Mechanism::kCdp) {
-    return m.gpu_link.bulk(agent_packet_payload(m)).wire_bytes;
-  }
-  if (mech == Mechanism::kHardware) return m.gpu_link.bulk(dma_packet_payload(m)).wire_bytes;
-  if (mech != Mechanism::kInline) return m.gpu_link.bulk(m.gpu_link.max_payload_bytes).wire_bytes;
-  double store = m.costs.inline_store_bytes;
-  for (const IterationInput& it : in.iterations) {
-    for (const KernelInput& k : it.kernels) {
-      if (store <= 0 && !k.chunks.empty()) store = k.chunks.front().store_bytes;
-    }
-  }
-  if (store <= 0) return 0;
-  // Per packet as the coalescer emits them (a warp's contiguous stores merge
-  // into line-sized packets), not per store instruction.
-  const WireCost w = m.gpu_link.stores(1024, store);
-  return w.packets > 0 ? w.wire_bytes / w.packets : w.wire_bytes;
-}
+using proact::lanes_for;
+using proact::packet_wire_bytes;
 
 using Producer = void (*)(Run&, const KernelInput&, double);
 
@@ -680,21 +516,7 @@ Producer producer_for(Mechanism m) {
   return run_infinite;
 }
 
-double union_length(std::vector<std::pair<double, double>>& iv) {
-  std::sort(iv.begin(), iv.end());
-  double total = 0, cur_a = 0, cur_b = -1;
-  for (auto [a, b] : iv) {
-    if (a > cur_b) {
-      if (cur_b > cur_a) total += cur_b - cur_a;
-      cur_a = a;
-      cur_b = b;
-    } else {
-      cur_b = std::max(cur_b, b);
-    }
-  }
-  if (cur_b > cur_a) total += cur_b - cur_a;
-  return total;
-}
+using proact::union_length;
 
 // drive: iterations one after another, each closed by a global barrier.
 void drive(Run& run) {
@@ -737,8 +559,18 @@ void drive(Run& run) {
 
 }  // namespace
 
-Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
-                              const ReplayOptions& options) {
+const char* replay_core_name(ReplayCore core) {
+  return core == ReplayCore::kGraph ? "graph" : "actors";
+}
+
+Result<ReplayCore> parse_replay_core(std::string_view text) {
+  for (ReplayCore c : {ReplayCore::kActors, ReplayCore::kGraph}) {
+    if (text == replay_core_name(c)) return c;
+  }
+  return make_error("unknown replay core '" + std::string(text) + "' (one of actors, graph)");
+}
+
+Status check_replayable(const ReplayInput& input, const Machine& machine) {
   XF_RETURN_IF_ERROR(machine.validate());
   XF_RETURN_IF_ERROR(input.validate());
   if (input.num_gpus > machine.num_gpus) {
@@ -746,14 +578,21 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
                       " GPUs but platform " + machine.name + " only " +
                       std::to_string(machine.num_gpus) + " (use --gpus to scale)");
   }
+  return Status::Ok();
+}
+
+Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
+                              const ReplayOptions& options) {
+  XF_RETURN_IF_ERROR(check_replayable(input, machine));
   static bool used = false;
   if (used) return make_runtime_error("replay: one SimGrid simulation per process");
   used = true;
-
-  sg4::Engine* engine = SimgridPlatform::create_engine();
   // The producer kernels share HBM with the mechanism's transfers.
   const ReplayInput shared =
       share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
+  if (options.core == ReplayCore::kGraph) return simulate_graph(shared, machine, options);
+
+  sg4::Engine* engine = SimgridPlatform::create_engine();
   Run run;
   run.input = &shared;
   run.machine = &machine;

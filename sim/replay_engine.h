@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/result.h"
@@ -36,6 +37,16 @@ struct Span {
   double duration_ns = 0;
 };
 
+// ReplayCore: which engine replays a PROACT trace: the S4U actors of
+// sim/replay_engine.cc, or the dependency graph of timed tasks that halo and
+// GPUDirect Async replay on too (sim/proact_graph.h; docs/sim.md, "Two
+// replay cores"). Same model, same results columns.
+enum class ReplayCore { kActors, kGraph };
+
+// replay_core_name: "actors", "graph"; parse_replay_core: its inverse.
+const char* replay_core_name(ReplayCore core);
+Result<ReplayCore> parse_replay_core(std::string_view text);
+
 struct ReplayOptions {
   Mechanism mechanism = Mechanism::kMemcpy;
   bool record_timeline = false;
@@ -45,7 +56,9 @@ struct ReplayOptions {
   /// at 16 GPUs. false = one comm per destination everywhere.
   bool aggregate_fan_out = true;
   /// Record the critical path and attribute the time (ReplayResult::attribution).
+  /// Actor core only.
   bool explain = false;
+  ReplayCore core = ReplayCore::kActors;
 };
 
 // ReplayResult: one mechanism's simulated run.
@@ -65,7 +78,11 @@ struct ReplayResult {
   Attribution attribution;     ///< when ReplayOptions::explain (segments with the timeline).
 };
 
-// simulate: runs the replay in this process's SimGrid engine (once per process).
+// check_replayable: machine and input valid, the input's GPUs on the machine.
+Status check_replayable(const ReplayInput& input, const Machine& machine);
+
+// simulate: runs the replay in this process's SimGrid engine (once per
+// process), on options.core.
 Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
                               const ReplayOptions& options);
 

@@ -50,13 +50,17 @@ using Dir = sg4::LinkInRoute::Direction;
 
 }  // namespace
 
+double platform_link_bw_bytes_per_s(const LinkSpec& l, double packet_wire_bytes) {
+  return l.max_packets_per_s > 0 && packet_wire_bytes > 0
+             ? std::min(l.bw_bytes_per_s, l.max_packets_per_s * packet_wire_bytes)
+             : l.bw_bytes_per_s;
+}
+
 SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lanes,
                                        double packet_wire_bytes) {
   SimgridPlatform p;
   auto link_bw = [&](const LinkSpec& l) {
-    return l.max_packets_per_s > 0 && packet_wire_bytes > 0
-               ? std::min(l.bw_bytes_per_s, l.max_packets_per_s * packet_wire_bytes)
-               : l.bw_bytes_per_s;
+    return platform_link_bw_bytes_per_s(l, packet_wire_bytes);
   };
   // A switch is a star: every route is the source's port up, then the
   // destination's port down, so a star zone stores one route per host

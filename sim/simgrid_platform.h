@@ -25,6 +25,11 @@ struct SourceLanes {
   double cap_bytes_per_s = 0;  ///< wire bytes/s of one lane.
 };
 
+// platform_link_bw_bytes_per_s: a link's bandwidth on the platform:
+// min(wire bandwidth, packet rate x packet_wire_bytes) (the task-graph core
+// builds the same links, sim/proact_graph.cc).
+double platform_link_bw_bytes_per_s(const LinkSpec& link, double packet_wire_bytes);
+
 // SimgridPlatform: hosts for GPUs, the CPU (root complex) and switches; one
 // split-duplex link per GPU bundle (and per PCIe uplink); explicit routes.
 // The links' bandwidth is min(wire bandwidth, packet rate x packet_wire_bytes).

@@ -148,42 +148,53 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
   zone->seal();
   root->seal();
 
-  // Typed handles: add_successor is public only on Exec/Comm.
+  // An activity is created when its last predecessor ends, not up front with
+  // add_successor: SimGrid 3.32 keeps every created activity in its issuer's
+  // list and removes each one at its end by a linear search, so creating the
+  // whole graph at once costs time quadratic in its size (37 s instead of
+  // well under a second for a PROACT replay of 10^5 tasks); created when
+  // ready, the list holds only the running ones. Same start times: a task
+  // starts when its last predecessor ends either way.
   const size_t n = g.tasks().size();
-  std::vector<sg4::ActivityPtr> acts(n);
-  std::vector<sg4::ExecPtr> execs(n);
-  std::vector<sg4::CommPtr> comms(n);
-  for (size_t i = 0; i < n; ++i) {
-    const Task& t = g.tasks()[i];
-    if (t.kind == TaskKind::kTransfer) {
-      const GraphRoute& r = g.routes()[t.where];
-      comms[i] = sg4::Comm::sendto_init(endpoints[r.src], endpoints[r.dst]);
-      comms[i]->set_payload_size(t.amount);
-      acts[i] = comms[i];
-    } else {
-      sg4::Host* host = t.kind == TaskKind::kWork ? exec_hosts[t.where] : delay_hosts[t.where];
-      execs[i] = sg4::Exec::init();
-      execs[i]->set_flops_amount(t.amount)->set_host(host);
-      acts[i] = execs[i];
-    }
-  }
-  // SimGrid refuses a repeated dependency; a mapping may state one twice.
+  // A mapping may state a dependency twice; it counts once.
   std::vector<std::pair<uint32_t, uint32_t>> edges = g.edges();
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<std::vector<uint32_t>> successors(n);
+  std::vector<uint32_t> waiting(n, 0), ids(n);
   for (const auto& [p, t] : edges) {
-    if (execs[p]) {
-      execs[p]->add_successor(acts[t]);
-    } else {
-      comms[p]->add_successor(acts[t]);
-    }
+    successors[p].push_back(t);
+    ++waiting[t];
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (execs[i]) {
-      execs[i]->vetoable_start();
+  std::vector<sg4::ActivityPtr> acts(n);
+  auto start = [&](uint32_t i) {
+    const Task& t = g.tasks()[i];
+    ids[i] = i;
+    if (t.kind == TaskKind::kTransfer) {
+      const GraphRoute& r = g.routes()[t.where];
+      sg4::CommPtr comm = sg4::Comm::sendto_init(endpoints[r.src], endpoints[r.dst]);
+      comm->set_payload_size(t.amount);
+      comm->set_data(&ids[i]);
+      acts[i] = comm;
+      comm->start();
     } else {
-      comms[i]->vetoable_start();
+      sg4::Host* host = t.kind == TaskKind::kWork ? exec_hosts[t.where] : delay_hosts[t.where];
+      sg4::ExecPtr exec = sg4::Exec::init();
+      exec->set_flops_amount(t.amount)->set_host(host);
+      exec->set_data(&ids[i]);
+      acts[i] = exec;
+      exec->start();
     }
+  };
+  sg4::Activity::on_completion_cb([&](const sg4::Activity& a) {
+    const uint32_t* id = a.get_data<uint32_t>();
+    if (id == nullptr || a.get_state() != sg4::Activity::State::FINISHED) return;
+    for (uint32_t s : successors[*id]) {
+      if (--waiting[s] == 0) start(s);
+    }
+  });
+  for (uint32_t i = 0; i < n; ++i) {
+    if (waiting[i] == 0) start(i);
   }
   engine->run();
 
@@ -191,7 +202,7 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
   out.start_ns.resize(acts.size());
   out.end_ns.resize(acts.size());
   for (size_t i = 0; i < acts.size(); ++i) {
-    if (acts[i]->get_state() != sg4::Activity::State::FINISHED) {
+    if (!acts[i] || acts[i]->get_state() != sg4::Activity::State::FINISHED) {
       return make_runtime_error("task graph: task " + std::to_string(i) + " never ran");
     }
     out.start_ns[i] = acts[i]->get_start_time() * 1e9;

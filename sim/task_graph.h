@@ -6,10 +6,12 @@
 // thread, a NIC engine), bytes over a route of links (copies, MPI messages,
 // RDMA), and pure latencies (flag visibility, launch latency, doorbells) —
 // joined by dependencies. SimGrid runs the graph itself (Exec::init,
-// Comm::sendto_init + set_payload_size, add_successor, vetoable_start): a task
-// starts when its last predecessor ends and shares hosts and links with every
-// other running task in the max-min solver. The graph is plain data, so a
-// mapping can be tested without SimGrid.
+// Comm::sendto_init + set_payload_size, each started from
+// Activity::on_completion when its last predecessor ends): a task shares
+// hosts and links with every other running task in the max-min solver. The
+// graph is plain data, so a mapping can be tested without SimGrid. PROACT
+// traces (sim/proact_graph.h), halo exchange and GPUDirect Async
+// (sim/halo_model.h) map onto it.
 #pragma once
 
 #include <cstdint>

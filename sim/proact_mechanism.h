@@ -1,0 +1,105 @@
+// sim/proact_mechanism.h — what each PROACT transfer mechanism costs and in
+// which order it moves chunks, as plain functions of the Machine and the
+// trace's kernels: shared by the two replay cores (the actors of
+// sim/replay_engine.cc and the task graph of sim/proact_graph.cc), so both
+// replay the same model. No SimGrid here.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw_model/software_mechanisms.h"
+#include "sim/machine.h"
+#include "sim/replay_input.h"
+#include "sim/simgrid_platform.h"
+
+namespace xferlab::sim::proact {
+
+// dests: destination GPUs of a kernel, starting after the source and
+// wrapping around, so that GPUs pushing to all peers at once form
+// permutations (no destination link gets every first copy).
+std::vector<uint32_t> dests(const Machine& m, const KernelInput& k);
+
+// Target: where one transfer goes and how many destinations it stands for.
+struct Target {
+  uint32_t dst;
+  uint32_t copies;
+};
+
+// singles: one target per destination.
+std::vector<Target> singles(const std::vector<uint32_t>& ds);
+
+// targets: the transfers of a chunk that starts to every destination at
+// once. With `aggregate` (fan-out aggregation on a switch: docs/sim.md) a
+// chunk to all N-1 peers is one transfer of (N-1) x the bytes through the
+// source port to the next GPU: the same network load with 1/(N-1) of the
+// flows.
+std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput& k);
+
+// window_chunks: chunk transfers per destination a producer keeps in flight
+// before it waits for the oldest: enough to cover the link's bandwidth-delay
+// product (bw x round trip to the farthest peer), plus one (docs/sim.md,
+// "Windows").
+size_t window_chunks(const Machine& m, const KernelInput& k, double chunk_wire_bytes);
+
+double max_chunk_bytes(const KernelInput& k);
+double total_payload(const KernelInput& k);
+
+// agent_packet_payload: an SM copy agent's packet payload
+// (hw_model::packet_payload_bytes of costs.agent_packet_bytes: the link's
+// maximum when 0 or not below it).
+double agent_packet_payload(const Machine& m);
+// dma_packet_payload: the DMA agent's packets (hw_model::DmaAgent).
+double dma_packet_payload(const Machine& m);
+// agent_copy: an SM copy agent moving `payload` bytes (agent packets).
+WireCost agent_copy(const Machine& m, double payload);
+
+// Trigger: a chunk's counter reached zero and the DMA agent saw it.
+struct Trigger {
+  double time_ns;
+  uint32_t chunk;
+};
+
+// counter_triggers: the kernel's chunks (kernel begun at kb) through
+// hw_model::CounterUnit, in trigger order; *stall_ns is the writers' wait
+// for free counter entries.
+std::vector<Trigger> counter_triggers(const MechanismCosts& c, const KernelInput& k, double kb,
+                                      double* stall_ns);
+
+// lanes_for: the capped sources a mechanism needs (SourceLanes).
+SourceLanes lanes_for(const Machine& m, Mechanism mech);
+
+// packet_wire_bytes: the packet size that turns the links' packet-rate limit
+// into bandwidth: SM stores for inline, agent packets for polling and cdp,
+// DMA packets for hardware, full-size packets otherwise.
+double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech);
+
+// PollingPlan: how a polling agent (or its TMA variant) works through one
+// kernel's chunks (hw_model::static_agent_schedule).
+struct PollingPlan {
+  double dilation = 1;                       ///< kernel slowdown by the agent's SM share.
+  std::vector<uint32_t> by_index;            ///< chunk of each program-order position.
+  int64_t slices = 1;                        ///< slices per chunk.
+  std::vector<hw_model::AgentGroup> groups;  ///< workers with the same sequence.
+  double worker_bw_bytes_per_s = 0;          ///< one worker's copy rate; 0 = link-bound.
+};
+PollingPlan polling_plan(const Machine& m, const KernelInput& k);
+
+// polling_seen_ns: when the agent sees chunk `ch` ready (relative to the
+// kernel's begin): its dilated ready time at the next poll tick.
+double polling_seen_ns(const MechanismCosts& c, const ChunkInput& ch, double dilation);
+
+// polling_item_payload: bytes one group copies for `item` of chunk `ch`.
+double polling_item_payload(const ChunkInput& ch, const hw_model::AgentGroup& group,
+                            const hw_model::AgentItem& item, int64_t slices);
+
+// cdp_child_starts: when each chunk's child kernel starts (absolute, the
+// kernel begun at kb), in chunk order: launched by the chunk's last writer,
+// not before the parent's last CTA has started, launches of one GPU
+// serialized cdp_launch_interval_ns apart, running cdp_launch_ns later.
+std::vector<double> cdp_child_starts(const MechanismCosts& c, const KernelInput& k, double kb);
+
+// union_length: total length of the union of intervals (sorts `iv`).
+double union_length(std::vector<std::pair<double, double>>& iv);
+
+}  // namespace xferlab::sim::proact
