@@ -286,9 +286,10 @@ static FlagSet sweep_flags() {
   return f;
 }
 
-int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  FlagSet flags = sweep_flags();
-  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
+namespace {
+
+// sweep_request: the request of sweep's flags (parameters and shard parsed).
+Result<SweepRequest> sweep_request(const FlagSet& flags) {
   SweepRequest req;
   req.trace = flags.positionals()[0];
   req.mechanism = flags.get_string("mechanism");
@@ -297,15 +298,48 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.scaling = *parse_scaling(flags.get_string("scaling"));  // the flag admits weak|strong only
   for (const std::string& p : flags.get_all("param")) {
     Result<SweepParam> sp = parse_sweep_param(p);
-    if (!sp.ok()) return fail(err, sp.error());
+    if (!sp.ok()) return sp.error();
     req.params.push_back(*sp);
   }
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   if (!flags.get_string("shard").empty()) {
     Result<std::pair<uint32_t, uint32_t>> s = parse_shard(flags.get_string("shard"));
-    if (!s.ok()) return fail(err, s.error());
+    if (!s.ok()) return s.error();
     std::tie(req.shard_index, req.shard_count) = *s;
   }
+  return req;
+}
+
+// gather_points: rank 0 collects every rank's rows and failed points, in
+// rank order, into `s`. nullopt on rank 0 to go on; otherwise the exit code.
+std::optional<int> gather_points(MpiWorld& world, SweepOutput& s, std::ostream& err) {
+  Result<std::vector<std::string>> rows = world.gather(encode_rows(s.table));
+  Result<std::vector<std::string>> fails =
+      world.gather(std::to_string(s.failed_points) + "\n" + s.first_failure);
+  if (!rows.ok() || !fails.ok()) world.abort(fail(err, rows.ok() ? fails.error() : rows.error()));
+  if (world.rank() != 0) return cli::kExitOk;
+  Table all(s.table.columns());
+  for (const std::string& part : *rows) {
+    if (Status st = append_rows(all, part); !st.ok()) return fail(err, st.error());
+  }
+  s.table = std::move(all);
+  s.failed_points = 0;
+  for (const std::string& f : *fails) {
+    const size_t n = std::stoul(f);
+    if (n > 0 && s.failed_points == 0) s.first_failure = f.substr(f.find('\n') + 1);
+    s.failed_points += n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
+  FlagSet flags = sweep_flags();
+  if (std::optional<int> rc = parse_command_flags(flags, args, out, err)) return *rc;
+  Result<SweepRequest> request = sweep_request(flags);
+  if (!request.ok()) return fail(err, request.error());
+  SweepRequest& req = *request;
   // Outputs are checked before the work, so a long sweep never loses its result.
   for (const auto& [path, what] :
        {std::pair{flags.get_string("o"), "sweep -o"}, {flags.get_string("plot"), "sweep --plot"}}) {
@@ -332,29 +366,12 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (!s.error().usage) (*world)->abort(fail(err, s.error()));
     return root ? fail(err, s.error()) : s.error().exit_code();
   }
-  size_t failed = s->failed_points;
-  std::string first_failure = s->first_failure;
   if (*world) {
-    Result<std::vector<std::string>> rows = (*world)->gather(encode_rows(s->table));
-    Result<std::vector<std::string>> fails =
-        (*world)->gather(std::to_string(s->failed_points) + "\n" + s->first_failure);
-    if (!rows.ok() || !fails.ok())
-      (*world)->abort(fail(err, rows.ok() ? fails.error() : rows.error()));
-    if (!root) return cli::kExitOk;
-    Table all(s->table.columns());
-    for (const std::string& part : *rows) {
-      if (Status st = append_rows(all, part); !st.ok()) return fail(err, st.error());
-    }
-    s->table = std::move(all);
-    failed = 0;
-    for (const std::string& f : *fails) {
-      const size_t n = std::stoul(f);
-      if (n > 0 && failed == 0) first_failure = f.substr(f.find('\n') + 1);
-      failed += n;
-    }
+    if (std::optional<int> rc = gather_points(**world, *s, err)) return *rc;
   }
+  const size_t failed = s->failed_points;
   if (failed > 0) {
-    err << "xferlab: sweep: " << failed << " point(s) failed, e.g.: " << first_failure
+    err << "xferlab: sweep: " << failed << " point(s) failed, e.g.: " << s->first_failure
         << " (rerun one with `xferlab replay`)\n";
   }
   const int rc = write_sweep(s->table, req.params.size(), req.params[0].key, flags.get_string("o"),
