@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "common/units.h"
 #include "hw_model/param_table.h"
@@ -142,6 +144,11 @@ Result<std::vector<Sensitivity>> sensitivities(const Prepared& p, Mechanism mech
       nv = std::max(v + 1, std::round(nv));
       nt = std::to_string(static_cast<int64_t>(nv));
     } else {
+      // Six significant digits, so the value reads "770ns", not "770.0000000000001ns"; the
+      // elasticity uses the value actually set.
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.6g", nv);
+      nv = std::strtod(buf, nullptr);
       nt = unit == Unit::kNone ? hw_model::format_plain(nv) : hw_model::format_quantity(nv, unit);
     }
     std::vector<std::string> sets = p.sets;

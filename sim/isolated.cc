@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <deque>
+#include <iostream>
 
 namespace xferlab::sim {
 namespace {
@@ -28,6 +30,10 @@ bool write_all(int fd, const std::string& s) {
 Result<IsolatedChild> start_isolated(const std::function<std::string()>& work) {
   int fds[2];
   if (::pipe(fds) != 0) return make_runtime_error("pipe failed");
+  // A child inherits unwritten stdio buffers; anything in it that flushes
+  // (SimGrid, a warning) would print the parent's pending output again.
+  std::cout.flush();
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);

@@ -441,7 +441,7 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     if (!p.ok()) return fail(err, p.error());
     Result<std::vector<Sensitivity>> s = sensitivities(*p, *sens_mech, base->end_to_end_ns);
     if (!s.ok()) return fail(err, s.error());
-    Table t({{"mechanism"}, {"key"}, {"value"}, {"perturbed"}, {"elasticity", 4}, {"sim_us", 6}});
+    Table t({{"mechanism"}, {"key"}, {"value"}, {"perturbed"}, {"elasticity", 3}, {"sim_us", 6}});
     for (size_t i = 0; i < std::min(top, s->size()); ++i) {
       const Sensitivity& v = (*s)[i];
       t.add_row({std::string(mechanism_name(*sens_mech)), v.key, v.value, v.perturbed, v.elasticity,
