@@ -40,7 +40,10 @@ const char* remedy(Cause c) {
              "overlaps compute)";
     case Cause::kLinkLatency: return "more path latency sits on its critical path";
     case Cause::kCompute:
-      return "compute differs (the software row replays a different data generation)";
+      // Same data generation for every row unless polling replays its own trace; more compute
+      // on the path means the transfers start later relative to it.
+      return "more producer compute precedes its transfers on the critical path (chunks leave "
+             "after their last write, or a kernel waits on their data); see explain --timeline";
     default: return "see `xferlab explain`";
   }
 }
