@@ -19,7 +19,7 @@ replay() {  # trace args... -> CSV rows without header, prefixed by $prefix
   "$x" replay "$@" --format csv | tail -n +2 | sed "s|^|$prefix,|"
 }
 {
-  echo "machine,size,variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us,pack_us,post_us,wait_us,unpack_us,measured_us,data,tasks,wall_s"
+  echo "machine,size,variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us,pack_us,post_us,wait_us,unpack_us,measured_us,data,tasks,wall_s,measured_source"
   for size in 200 400 800; do
     t="$run/stream_gpus2_${size}_rank0.xft.zst"
     prefix="power9_v100_ib,$size"
@@ -38,7 +38,7 @@ replay() {  # trace args... -> CSV rows without header, prefixed by $prefix
   done
 } > "$out/elis.csv"
 {
-  echo "machine,box,variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us,pack_us,post_us,wait_us,unpack_us,measured_us,data,tasks,wall_s"
+  echo "machine,box,variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us,pack_us,post_us,wait_us,unpack_us,measured_us,data,tasks,wall_s,measured_source"
   for box in 16 32 64; do
     t="$run/host_gpus2_box${box}_rank0.xft.zst"
     for ranks in 2 4 8 16; do
