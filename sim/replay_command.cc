@@ -242,14 +242,15 @@ int write_sweep(const Table& table, size_t num_params, const std::string& first_
     std::ofstream f(data);
     table.write_csv(f);
   }
-  // x = first parameter, y = simulated time, one line per mechanism.
+  // x = first parameter, y = simulated time, one line per mechanism; noenhanced keeps the
+  // underscores of keys (dma_agent.outstanding_packets) as text, not subscripts.
   const size_t time_col = num_params + 5;  // trace,platform,gpus,mechanism,sim_time_us
   const size_t mech_col = num_params + 4;
   std::ostringstream gp;
   gp << "set datafile separator ','\nset terminal "
      << (plot.size() > 4 && plot.substr(plot.size() - 4) == ".svg" ? "svg" : "pngcairo")
-     << " size 900,600\nset output '" << plot << "'\nset key outside\nset xlabel '" << first_key
-     << "'\nset ylabel 'simulated time (us)'\nset logscale y\n"
+     << " size 900,600 noenhanced\nset output '" << plot << "'\nset key outside\nset xlabel '"
+     << first_key << "'\nset ylabel 'simulated time (us)'\nset logscale y\n"
      << "plot for [m in 'memcpy inline polling cdp hardware infinite'] '" << data
      << "' using (strcol(" << mech_col << ") eq m ? $1 : NaN):" << time_col
      << " with linespoints title m\n";
