@@ -331,16 +331,27 @@ class Builder {
   }
 
   // cdp (run_cdp): each chunk's child starts at its launch time (static),
-  // on lane i mod lanes.
+  // on lane i mod lanes, once a resident-grid slot is free: with every slot
+  // taken it waits for the oldest running child's transfer (the actors wait
+  // for whichever ends first; children of equal chunks on one link end in
+  // launch order).
   uint32_t cdp(const KernelInput& k) {
     const std::vector<Target> ds = proact::targets(m_, aggregate_, k);
     const std::vector<double> starts = proact::cdp_child_starts(m_.costs, k, k.begin_ns);
+    const auto resident = static_cast<size_t>(m_.gpu.max_resident_grids);
+    std::deque<uint32_t> running;
+    uint32_t prev = kNone;  // the previous child's start: the parent launches in order
     for (uint32_t i = 0; i < k.chunks.size(); ++i) {
       const double payload = static_cast<double>(k.chunks[i].size_bytes);
       const WireCost cost = proact::agent_copy(m_, payload);
       const uint32_t lane = lanes_.lanes > 0 ? i % lanes_.lanes : 0;
-      const uint32_t go = pin(k.gpu, starts[i]);
-      for (Target d : ds) flight(go, k.gpu, lane, d, i, payload, cost);
+      const uint32_t go = join(k.gpu, {prev, pin(k.gpu, starts[i])});
+      while (!running.empty() && running.size() + ds.size() > resident * ds.size()) {
+        g().after(go, running.front());
+        running.pop_front();
+      }
+      for (Target d : ds) running.push_back(flight(go, k.gpu, lane, d, i, payload, cost));
+      prev = go;
     }
     return pin(k.gpu, k.begin_ns + k.duration_ns);
   }

@@ -47,6 +47,10 @@ Machine machine(uint32_t gpus, Topology topology, int64_t memcpy_streams = 0) {
   c.cdp_launch_ns = 2000;
   c.cdp_launch_interval_ns = 400;
   c.cdp_copy_bw_bytes_per_s = 0.4e9;
+  // CDP children wait for a free slot. The actors take the first to end,
+  // the graph the oldest: the same child on a mesh or switch (one path,
+  // equal chunks), not on a PCIe tree (peers at different distances).
+  if (topology != Topology::kPcieTree) m.gpu.max_resident_grids = 4;
   c.counter_unit.clock_hz = 1e9;
   c.counter_unit.update_latency_cycles = 20;
   c.counter_unit.trigger_latency_cycles = 10;
@@ -137,8 +141,9 @@ TEST(ProactGraph, CdpGraphOfATinyTrace) {
   ASSERT_TRUE(g.ok()) << g.error().message;
   const TaskGraph& t = g->graph;
   // Iteration start, 3 pins (2 child starts, the kernel's end) each a join
-  // behind one chain delay, the barrier; one transfer per chunk.
-  EXPECT_EQ(t.tasks().size(), 1u + 3 * 2 + 1 + 2);
+  // behind one chain delay, each child's start (a join: launch time, the
+  // previous child, a free grid slot), the barrier; one transfer per chunk.
+  EXPECT_EQ(t.tasks().size(), 1u + 3 * 2 + 2 + 1 + 2);
   ASSERT_EQ(g->transfers.size(), 2u);
   EXPECT_EQ(g->iteration_end.size(), 1u);
   // Each child transfer waits on exactly one task, ending at its launch.

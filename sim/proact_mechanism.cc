@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "hw_model/link_model.h"
+#include "hw_model/transfer_window.h"
 
 namespace xferlab::sim::proact {
 
@@ -44,15 +45,14 @@ std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput&
 
 // SM stores and DMA packets are posted writes, so a sender is limited by
 // link bandwidth, not by latency; waiting per chunk would make small chunks
-// latency-bound.
+// latency-bound (hw_model::TransferWindow::posted_writes).
 size_t window_chunks(const Machine& m, const KernelInput& k, double chunk_wire_bytes) {
   double rtt_ns = 0;
   for (uint32_t d = 0; d < m.num_gpus; ++d) {
     if (d != k.gpu) rtt_ns = std::max(rtt_ns, 2 * m.path_latency_ns(k.gpu, d));
   }
-  const double bdp_bytes = m.gpu_link.bw_bytes_per_s * rtt_ns / kNsPerS;
-  if (chunk_wire_bytes <= 0) return 1;
-  return 1 + static_cast<size_t>(std::ceil(bdp_bytes / chunk_wire_bytes));
+  return static_cast<size_t>(
+      hw_model::TransferWindow::posted_writes(m.gpu_link.bw_bytes_per_s, rtt_ns, chunk_wire_bytes));
 }
 
 double max_chunk_bytes(const KernelInput& k) {

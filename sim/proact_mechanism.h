@@ -38,8 +38,8 @@ std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput&
 
 // window_chunks: chunk transfers per destination a producer keeps in flight
 // before it waits for the oldest: enough to cover the link's bandwidth-delay
-// product (bw x round trip to the farthest peer), plus one (docs/sim.md,
-// "Windows").
+// product over the round trip to the farthest peer
+// (hw_model::TransferWindow::posted_writes; docs/sim.md, "Windows").
 size_t window_chunks(const Machine& m, const KernelInput& k, double chunk_wire_bytes);
 
 double max_chunk_bytes(const KernelInput& k);

@@ -110,12 +110,7 @@ std::vector<Target> targets(const Run& run, const KernelInput& k) {
 // limited by link bandwidth, not by latency; waiting per chunk would make
 // small chunks latency-bound (docs/sim.md, "Windows").
 size_t window_chunks(const Run& run, const KernelInput& k, double chunk_wire_bytes) {
-  double rtt_ns = 0;
-  for (uint32_t d = 0; d < run.machine->num_gpus; ++d) {
-    if (d != k.gpu) rtt_ns = std::max(rtt_ns, 2 * run.machine->path_latency_ns(k.gpu, d));
-  }
-  return static_cast<size_t>(hw_model::TransferWindow::posted_writes(
-      run.machine->gpu_link.bw_bytes_per_s, rtt_ns, chunk_wire_bytes));
+  return proact::window_chunks(*run.machine, k, chunk_wire_bytes);
 }
 
 using proact::max_chunk_bytes;
@@ -369,24 +364,16 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   const std::vector<Target> ds = targets(run, k);
   const auto resident = static_cast<size_t>(run.machine->gpu.max_resident_grids);
   std::deque<Flight> flights;
-  // Children queue behind the parent grid's undispatched CTAs: none runs
-  // before the parent's last CTA has started (its latest first write), when
-  // SMs start to free up (measured on H200: the first child starts with the
-  // parent's last CTA). From then on they start one launch interval apart.
-  double dispatched = kb;
-  for (const ChunkInput& ch : k.chunks) dispatched = std::max(dispatched, kb + ch.first_write_ns);
-  double last_launch = -INFINITY;  // device launches of one GPU serialize
+  const std::vector<double> starts = proact::cdp_child_starts(c, k, kb);
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
-    last_launch = std::max(
-        {kb + ch.ready_ns, dispatched - c.cdp_launch_ns, last_launch + c.cdp_launch_interval_ns});
     run.step(kb + ch.ready_ns, Cause::kCompute, k.gpu);
     // Every grid slot taken: the child starts when the first running one
     // ends (launches keep their own pace; only the child's start moves).
     while (!flights.empty() && flights.size() + ds.size() > resident * ds.size()) {
       finish_any(run, flights);
     }
-    run.wait(last_launch + c.cdp_launch_ns, Cause::kLaunch, k.gpu);
+    run.wait(starts[i], Cause::kLaunch, k.gpu);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);
     // Child i runs on lane i mod lanes (concurrent children, each capped).

@@ -43,3 +43,19 @@ awk -F, 'NR > 1 { d = $6 < 0 ? -$6 : $6; print $3, d }' "$d/core_comparison.csv"
 for core in actors graph; do
   echo "cpu_s,$core,$(tail -1 "$tmp/$core.time" | awk '{ print $1 + $2 }')"
 done
+# Every mechanism, hardware included (no trace measures it), replayed from
+# one trace per workload and chunk size (the polling captures) with each core.
+r=$d/core_comparison_all_mechanisms.csv
+echo "trace,platform,mechanism,actors_us,graph_us,diff_pct" > "$r"
+for f in traces/real/2026-11-22_h200x2_run3/proact/traces/*_polling_c*.xft.zst \
+  traces/real/2026-11-22_h200x4_nvswitch/traces/*_polling_c*.xft.zst; do
+  for core in actors graph; do
+    "$xferlab" replay "$f" --core "$core" --format csv --jobs 1 2> /dev/null | tail -n +2 \
+      | cut -d, -f1,2,4,5 > "$tmp/all_$core.csv"
+  done
+  paste -d, "$tmp/all_actors.csv" "$tmp/all_graph.csv" |
+    awk -F, -v OFS=, '{ printf "%s,%s,%s,%.6f,%.6f,%.6f\n", $1, $2, $3, $4, $8, ($8 - $4) / $4 * 100 }' >> "$r"
+done
+echo "all mechanisms: mechanism,cases,max_abs_diff_pct"
+awk -F, 'NR > 1 { d = $6 < 0 ? -$6 : $6; n[$3]++; if (d > m[$3]) m[$3] = d }
+         END { for (k in n) printf "%s,%d,%.4f\n", k, n[k], m[k] }' "$r" | sort
