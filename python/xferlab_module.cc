@@ -71,7 +71,7 @@ sim::Progress progress_of(const py::object& callback) {
 
 py::dict replay(const std::string& trace, const std::string& platform, const std::string& mechanism,
                 uint32_t gpus, const std::string& chunk_size, const std::vector<std::string>& sets,
-                const std::string& fan_out) {
+                const std::string& fan_out, const std::string& core) {
   sim::ReplayRequest req;
   req.trace = trace;
   req.platform = platform;
@@ -87,6 +87,7 @@ py::dict replay(const std::string& trace, const std::string& platform, const std
     raise(make_error("fan_out '" + fan_out + "': expected aggregate or fine"));
   }
   req.aggregate_fan_out = fan_out == "aggregate";
+  if (!core.empty()) req.core = take(sim::parse_replay_core(core));
   sim::ReplayOutput out = take(sim::replay(req));
   py::dict d = table_dict(out.table);
   d["note"] = out.note;
@@ -111,7 +112,8 @@ py::dict explain(const std::string& trace, const std::string& platform,
 
 py::dict validate(const std::vector<std::string>& paths, const std::string& dir,
                   const std::string& platform, const std::vector<std::string>& sets,
-                  double tolerance_pct, bool all_captures, const py::object& progress) {
+                  double tolerance_pct, bool all_captures, const std::string& core,
+                  const py::object& progress) {
   sim::ValidateRequest req;
   req.paths = paths;
   req.dir = dir;
@@ -119,6 +121,7 @@ py::dict validate(const std::vector<std::string>& paths, const std::string& dir,
   req.sets = sets;
   req.tolerance_pct = tolerance_pct;
   req.all_captures = all_captures;
+  if (!core.empty()) req.core = take(sim::parse_replay_core(core));
   req.progress = progress_of(progress);
   sim::ValidateOutput out = take(sim::validate(req));
   py::dict d = table_dict(out.table);

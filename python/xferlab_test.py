@@ -66,6 +66,13 @@ class XferlabPythonTest(unittest.TestCase):
         self.assertGreater(py["measured_us"].iloc[0], 0)
         self.assertIn("measured row = polling", py.attrs["note"])
 
+    def test_replay_cores_equal_cli_and_agree(self):
+        graph = xferlab.replay(self.poll, platform="h200x2_nvlink4", core="graph")
+        assert_same(graph, cli_csv("replay", self.poll, "--platform", "h200x2_nvlink4",
+                                   "--core", "graph", "--format", "csv"))
+        actors = xferlab.replay(self.poll, platform="h200x2_nvlink4", core="actors")
+        np.testing.assert_allclose(graph["sim_time_us"], actors["sim_time_us"], rtol=0.005)
+
     def test_sets_and_chunk_size(self):
         py = xferlab.replay(self.poll, mechanism="hardware", chunk_size="64KiB",
                             sets={"dma_agent.channels": 2})

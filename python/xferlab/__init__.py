@@ -75,7 +75,7 @@ def _size(value):
 
 
 def replay(trace, platform=None, mechanism="all", gpus=None, chunk_size=None, sets=None,
-           fan_out="aggregate"):
+           fan_out="aggregate", core=None):
     """Replays ``trace`` on a platform preset: one row per mechanism.
 
     Columns as ``xferlab replay --format csv`` (docs/sim.md): trace, platform,
@@ -83,10 +83,11 @@ def replay(trace, platform=None, mechanism="all", gpus=None, chunk_size=None, se
     measured_us, error_pct (NaN where the row was not measured).
     ``chunk_size``: bytes (int) or a size string ("64KiB"); ``sets``: platform
     overrides, e.g. {"dma_agent.channels": 4}. ``df.attrs["note"]`` says what
-    the measured row is.
+    the measured row is. ``core``: "actors" or "graph" (``--core``; None: the
+    CLI's default).
     """
     t = _native.replay(str(trace), platform or "", mechanism, int(gpus or 0), _size(chunk_size),
-                       _sets(sets), fan_out)
+                       _sets(sets), fan_out, core or "")
     df = _frame(t)
     df.attrs["note"] = t["note"]
     return df
@@ -107,7 +108,7 @@ def explain(trace, platform=None, mechanism="all", sets=None):
 
 
 def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, captures="current",
-             progress=None):
+             progress=None, core=None):
     """Replays measured traces with their own mechanism: one row per case.
 
     ``paths``: traces or directories (default: every committed real trace,
@@ -115,6 +116,7 @@ def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, cap
     --format csv``. ``df.attrs``: "summary" (median/max |error| lines),
     "skipped" (one line per skipped trace or reason), "beyond_tolerance".
     ``progress``: called as progress(done, total) after each trace.
+    ``core``: the PROACT replay core, "actors" or "graph" (None: the CLI's default).
     """
     if captures not in ("current", "all"):
         raise UsageError(f"captures '{captures}': expected current or all")
@@ -124,7 +126,7 @@ def validate(paths=None, dir=None, platform=None, sets=None, tolerance=10.0, cap
             and not os.path.isdir("traces/real") and _SHARE_DIR:
         dir = os.path.join(_SHARE_DIR, "traces", "real")  # the installed copy
     t = _native.validate([str(p) for p in (paths or [])], str(dir or ""), platform or "",
-                         _sets(sets), float(tolerance), captures == "all", progress)
+                         _sets(sets), float(tolerance), captures == "all", core or "", progress)
     df = _frame(t)
     df.attrs["summary"] = t["summary"]
     df.attrs["skipped"] = list(t["skipped"])
