@@ -591,9 +591,14 @@ Status check_toml_code_points(std::string_view t, std::string_view file_name) {
         if (b == '\'') in = In::kCode;
         continue;
       case In::kMultiLine:
-        if (b == static_cast<unsigned char>(quote) && t.substr(i, 3) == std::string(3, quote)) {
-          in = In::kCode;
-          i += 2;
+        if (b == static_cast<unsigned char>(quote)) {
+          // Up to two quotes may end the content right before the closing
+          // three: the whole run belongs to the string.
+          size_t run = 1;
+          while (i + run < t.size() && t[i + run] == quote) ++run;
+          if (run >= 3) in = In::kCode;
+          i += run - 1;
+          continue;
         }
         break;
       case In::kCode:

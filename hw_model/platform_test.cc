@@ -121,6 +121,10 @@ TEST(Platform, CodePointsTomlMishandlesAreRefusedOutsideStrings) {
             "bad.toml:3: character U+0306 is only accepted inside a one-line string or a comment");
   EXPECT_EQ(error_of("name = \"\"\"a\n\xc2\xa7\"\"\"\n"),
             "bad.toml:2: character U+00A7 is only accepted inside a one-line string or a comment");
+  // After a multi-line string closed by a run of four quotes (found by the
+  // fuzzer: the scanner took the fourth for a new string).
+  EXPECT_EQ(error_of("name = \"\"\"a\"\"\"\" \xef\xbb\xbc\n"),
+            "bad.toml:1: character U+FEFC is only accepted inside a one-line string or a comment");
   // In one-line strings and comments they are fine (the presets use them).
   EXPECT_EQ(error_of("# 5\xc2\xb5s \xc3\x97 2\nname = \"x \xc2\xa7 \\\" y\"\n"
                      "description = 'z \xc2\xa7'  # \xc2\xa7\n"),
