@@ -427,15 +427,24 @@ std::vector<ParamInfo> parameter_reference() {
 
 namespace {
 
+// toml_string: a TOML basic string; quotes, backslashes and every control
+// character escaped (a raw newline in a name broke the dump's header comment).
 std::string toml_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
       out += "\\n";
-      continue;
+    } else if (u < 0x20 || u == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", u);
+      out += esc;
+    } else {
+      out += c;
     }
-    out += c;
   }
   return out + "\"";
 }
@@ -459,7 +468,8 @@ std::string dump_platform(const Platform& platform, bool mark_defaults) {
   const std::vector<std::string> defaulted =
       mark_defaults ? defaulted_keys(platform) : std::vector<std::string>{};
   std::ostringstream out;
-  out << "# Platform '" << platform.name << "' with every parameter resolved"
+  const std::string name = toml_string(platform.name);  // escaped: a comment ends at a newline.
+  out << "# Platform '" << name.substr(1, name.size() - 2) << "' with every parameter resolved"
       << " (xferlab platform show).\n";
   std::string section = "\x01";
   for (const Field& f : fields()) {

@@ -131,6 +131,20 @@ TEST(Platform, CodePointsTomlMishandlesAreRefusedOutsideStrings) {
             "(loaded)");
 }
 
+// Found by tools/fuzz_inputs.sh preset: a newline in the name ended the
+// dump's header comment, and control characters were written raw.
+TEST(Platform, DumpOfOddStringsLoadsAgain) {
+  Result<Platform> p = parse_platform(
+      "name = \"\"\"a\nb = 1\"\"\"\ndescription = \"tab\\there\\u0001\"\n", "odd.toml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const std::string dump = dump_platform(*p);
+  EXPECT_EQ(dump.rfind("# Platform 'a\\nb = 1' with every", 0), 0u) << dump;
+  Result<Platform> again = parse_platform(dump, "dump.toml");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->name, "a\nb = 1");
+  EXPECT_EQ(again->description, "tab\there\x01");
+}
+
 TEST(Platform, PresetFacts) {
   Platform h200 = *load_platform("h200x2_nvlink4");
   EXPECT_EQ(h200.gpu.count, 2);
