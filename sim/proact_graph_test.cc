@@ -191,6 +191,41 @@ TEST(ProactGraph, InlineWindowWaitsAreDependencies) {
   EXPECT_TRUE(t.validate().ok());
 }
 
+// reaches: whether task `to` depends, directly or not, on task `from`.
+bool reaches(const TaskGraph& g, uint32_t from, uint32_t to) {
+  std::vector<std::vector<uint32_t>> succ(g.tasks().size());
+  for (const auto& [p, t] : g.edges()) succ[p].push_back(t);
+  std::vector<uint32_t> stack{from};
+  std::vector<bool> seen(g.tasks().size(), false);
+  while (!stack.empty()) {
+    const uint32_t i = stack.back();
+    stack.pop_back();
+    if (i == to) return true;
+    for (uint32_t s : succ[i]) {
+      if (!seen[s]) seen[s] = true, stack.push_back(s);
+    }
+  }
+  return false;
+}
+
+TEST(ProactGraph, StreamedCopiesWaitForTheirStreamsPreviousCopy) {
+  // 4 GPUs, 2 streams: GPU 0's copies to peers 1, 2, 3 go to streams 0, 1,
+  // 0; the third waits for the first (same stream), not for the second.
+  ReplayInput in = synthetic(4, 2);
+  in.iterations.resize(1);
+  in.iterations[0].kernels.resize(1);
+  const Machine m = machine(4, Topology::kSwitch, 2);
+  Result<ProactGraph> g = build_proact_graph(in, m, ReplayOptions{Mechanism::kMemcpy});
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  ASSERT_EQ(g->transfers.size(), 3u);
+  const uint32_t t0 = g->transfers[0].task, t1 = g->transfers[1].task, t2 = g->transfers[2].task;
+  EXPECT_EQ(g->transfers[0].dst, 1u);
+  EXPECT_EQ(g->transfers[2].dst, 3u);
+  EXPECT_TRUE(reaches(g->graph, t0, t2));
+  EXPECT_FALSE(reaches(g->graph, t1, t2));
+  EXPECT_FALSE(reaches(g->graph, t0, t1));
+}
+
 TEST(ProactGraph, PollingVisitsItemsOfAGroupInProgramOrder) {
   const ReplayInput in = synthetic(2, 8);
   const Machine m = machine(2, Topology::kDirect);
