@@ -192,7 +192,6 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");
   XF_RETURN_IF_ERROR(r.read_header());
   XF_RETURN_IF_ERROR(r.read_footer_and_index());
-  std::string().swap(r.initial_metadata_json_);
   if (std::optional<std::string> lost = lost_events_note(r.metadata_))
     r.warnings_.push_back(path + ": " + *lost);
   XF_RETURN_IF_ERROR(r.seek_event(0));
@@ -232,7 +231,7 @@ Status TraceReader::read_header() {
   metadata_.format_minor = h.minor;
   // The initial metadata section follows the header; blocks follow it.
   const uint64_t meta_offset = format::align8(h.header_bytes);
-  Result<Metadata> initial = read_metadata_section(meta_offset, true);
+  Result<Metadata> initial = read_metadata_section(meta_offset);
   if (!initial.ok()) return initial.error();
   metadata_ = std::move(*initial);
   format::SectionHeader s{};
@@ -241,7 +240,7 @@ Status TraceReader::read_header() {
   return Status::Ok();
 }
 
-Result<Metadata> TraceReader::read_metadata_section(uint64_t offset, bool initial) {
+Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
   format::SectionHeader s{};
   XF_RETURN_IF_ERROR(read_exact(offset, &s, sizeof(s), "metadata section header"));
   if (s.tag != format::kTagMetadata) return error_at(offset, "expected a metadata section (META)");
@@ -259,15 +258,17 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset, bool initia
   }
   std::string json(size_t(s.payload_bytes), '\0');
   XF_RETURN_IF_ERROR(read_exact(offset + s.header_bytes, json.data(), json.size(), "metadata"));
-  // Writers repeat the initial metadata in the footer's section, usually
-  // byte for byte (proact: a 2.4 MB chunk table twice): the same bytes parse
-  // to the metadata already checked, so parse them once.
-  if (!initial && !initial_metadata_json_.empty() && json == initial_metadata_json_) {
-    std::string().swap(initial_metadata_json_);
-    return metadata_;
-  }
+  // Writers repeat the initial metadata in the footer's section (proact: the
+  // same 2.4 MB JSON with its chunk table), and a replay opens its trace more
+  // than once: the same bytes parse to the same metadata, so the last parsed
+  // section of this thread is reused when the bytes are equal.
+  thread_local std::string last_json;
+  thread_local Metadata last_metadata;
+  const bool parsed_before = !json.empty() && json == last_json;
   Result<Metadata> m =
-      Metadata::from_json(json, path_ + ": byte offset " + str(offset + s.header_bytes));
+      parsed_before
+          ? Result<Metadata>(last_metadata)
+          : Metadata::from_json(json, path_ + ": byte offset " + str(offset + s.header_bytes));
   if (!m.ok()) return m.error();
   if (m->format_major != metadata_.format_major || m->format_minor != metadata_.format_minor) {
     return error_at(offset, "metadata says format " + str(m->format_major) + "." +
@@ -284,7 +285,10 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset, bool initia
     if (g.id >= known_gpus_.size()) known_gpus_.resize(size_t(g.id) + 1, false);
     known_gpus_[g.id] = true;
   }
-  if (initial) initial_metadata_json_ = std::move(json);
+  if (!parsed_before) {
+    last_metadata = *m;
+    last_json = std::move(json);
+  }
   return m;
 }
 

@@ -129,10 +129,7 @@ class TraceReader {
   TraceReader() = default;
   Status read_header();
   Status read_footer_and_index();
-  // read_metadata_section: the metadata section at `offset`; `initial`: the
-  // section after the header, whose JSON is kept until the footer's section
-  // is read (a byte-identical final section is not parsed again).
-  Result<Metadata> read_metadata_section(uint64_t offset, bool initial = false);
+  Result<Metadata> read_metadata_section(uint64_t offset);
   // load_block: read, decompress and validate the block at `offset`; `limit`
   // is where the block area ends; `expected` (from the index) must agree.
   Status load_block(uint64_t offset, uint64_t first_event, uint64_t limit,
@@ -163,7 +160,6 @@ class TraceReader {
   FileDescriptor fd_;
   uint64_t file_bytes_ = 0;
   Metadata metadata_;
-  std::string initial_metadata_json_;  ///< until the final section is read.
   std::vector<BlockInfo> blocks_;
   std::vector<uint64_t> kind_counts_;
   std::vector<bool> known_gpus_;  ///< indexed by gpu id, from metadata.
