@@ -24,9 +24,14 @@ namespace xferlab::sim {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// measured_source of halo rows: measured_us is the traced iterations' median
-// "total" phase, averaged over ranks (HaloRun::total_ns), not a CSV median.
+// measured_source of halo rows: measured_us is, averaged over ranks, the
+// traced iterations' median "total" phase, or for sa/ki the median period of
+// the proxy's recv_all store (HaloRun::iteration_ns); not a CSV median.
 constexpr const char* kHaloMeasuredSource = "trace_iterations";
+constexpr const char* kProxyMeasuredSource = "trace_recv_all_period";
+const char* measured_source(const HaloRun& run) {
+  return run.proxy_driven() ? kProxyMeasuredSource : kHaloMeasuredSource;
+}
 constexpr const char* kTracePlatform = "h200x2_nvlink4";  // the committed traces' machine
 
 constexpr int64_t kMaxHaloRanks = 1 << 20;
@@ -128,7 +133,8 @@ Result<Case> load_case_uncached(const std::string& path) {
       simulate_halo(bare, geometry_of(c.run.r0()), net, HaloMode::kMeasured, netnic->second);
   if (!p0.ok()) return p0.error();
   c.model_only_ns = p0->iteration_ns;
-  Result<HaloPhases> p = calibrate_residual(c.w, geometry_of(c.run.r0()), net, c.run.total_ns());
+  Result<HaloPhases> p =
+      calibrate_residual(c.w, geometry_of(c.run.r0()), net, c.run.iteration_ns());
   if (!p.ok()) return p.error();
   const std::string& label = c.run.r0().label;
   const size_t us = label.rfind('_');
@@ -371,9 +377,9 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
       table.add_row({v, std::string("replay"), flags.get_string("mode"), int64_t{g.ranks()},
                      int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000,
                      p->pack_ns / 1000, p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
-                     same ? cs.run.total_ns() / 1000 : kNaN, data_from,
+                     same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
                      static_cast<int64_t>(p->tasks), wall,
-                     std::string(same ? kHaloMeasuredSource : "")});
+                     std::string(same ? measured_source(cs.run) : "")});
     }
   }
   table.write(out, format);
@@ -437,7 +443,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
       Result<HaloPhases> p =
           simulate_halo(w, geometry_of(k.run.r0()), net, HaloMode::kMeasured, netnic->second);
       if (!p.ok()) return p.error();
-      const double meas = k.run.total_ns();
+      const double meas = k.run.iteration_ns();
       const double e = 100 * (p->iteration_ns - meas) / meas;
       v.cases.emplace_back(fitted ? "halo/GDA fitted" : "halo/GDA held-out", std::fabs(e));
       if (std::fabs(e) > tolerance) ++v.beyond_tolerance;
@@ -469,7 +475,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                        w.residual_per_recv_ns / 1000,
                        fitted ? std::string("own trace")
                               : "interpolated " + fam->front().size + "-" + fam->back().size,
-                       std::string(kHaloMeasuredSource)});
+                       std::string(measured_source(k.run))});
     }
   }
   return v;

@@ -298,6 +298,8 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   EXPECT_EQ(run->r0().messages.size(), 6u);
   const double total = 600 + 10000 + 3000 + 2000 + 8000 + 400;
   EXPECT_NEAR(run->total_ns(), total, 1);
+  EXPECT_FALSE(run->proxy_driven());
+  EXPECT_NEAR(run->iteration_ns(), total, 1);
   EXPECT_NEAR(run->phase_ns("pack"), 10000, 1);
   EXPECT_NEAR(run->phase_ns("post_send"), 3000, 1);
   ASSERT_FALSE(run->mpi_latency.empty());
@@ -333,6 +335,50 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   Result<HaloRun> bad = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("rank 1"), std::string::npos);
+}
+
+// A synthetic SA run: the CPU only enqueues (a 5 us "total" span every
+// 8 us, running ahead of the GPU), the proxy stores recv_all every 30 us.
+// The iteration a replay is compared with is the recv_all period.
+void write_proxy_rank(const std::string& path, int rank) {
+  traces::Metadata md;
+  md.producer.program = "gdasync_bench";
+  md.set_parameter("variant", "sa");
+  md.set_parameter("label", "gpus2_box4");
+  md.set_parameter("rank", std::to_string(rank));
+  md.set_parameter("ranks", "2");
+  md.set_parameter("decomposition", "global 8x4x4, procs 2x1x1, per-rank 4x4x4, vars 1, 7-point");
+  md.set_parameter("messages", "0:12:face:" + std::to_string(1 - rank) + ":128");
+  md.phases.push_back({0, "total"});
+  md.flags.push_back({7, "recv_all[0]", "host_pinned"});
+  traces::TraceWriter w;
+  ASSERT_TRUE(w.open(path, md).ok());
+  auto host = [&](uint64_t t, EventKind k, uint16_t stream, uint32_t id, uint64_t v) {
+    Event e{t, static_cast<uint16_t>(k), 0, static_cast<uint16_t>(rank), stream, id, 0, v};
+    ASSERT_TRUE(w.append(e).ok());
+  };
+  const uint64_t base = 1'000'000;
+  host(base - 10, EventKind::kIteration, 0, 0, 0);
+  for (int it = 0; it < 12; ++it) {
+    host(base + it * 8'000ull, EventKind::kPhaseBegin, 0, 0, 0);
+    host(base + it * 8'000ull + 5'000, EventKind::kPhaseEnd, 0, 0, 0);
+  }
+  for (int it = 0; it < 12; ++it) {
+    host(base + 40'000 + it * 30'000ull, EventKind::kFlagSet, 1, 7, it + 1);
+  }
+  ASSERT_TRUE(w.close().ok());
+}
+
+TEST(HaloTrace, ProxyDrivenIterationIsTheRecvAllPeriod) {
+  const std::string dir = ::testing::TempDir() + "/halo_proxy/halo/traces";
+  std::filesystem::create_directories(dir);
+  write_proxy_rank(dir + "/sa_gpus2_box4_rank0.xft", 0);
+  write_proxy_rank(dir + "/sa_gpus2_box4_rank1.xft", 1);
+  Result<HaloRun> run = load_halo_run(dir + "/sa_gpus2_box4_rank0.xft");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_TRUE(run->proxy_driven());
+  EXPECT_NEAR(run->total_ns(), 5000, 1);
+  EXPECT_NEAR(run->iteration_ns(), 30000, 1);
 }
 
 }  // namespace

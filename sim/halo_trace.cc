@@ -348,12 +348,31 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
   }
   t.proxy_cycle_front_ns = fronts.empty() ? kNaN : median(fronts);
   t.proxy_complete_ns = complete_costs.empty() ? 0 : median(complete_costs);
+  std::vector<double> periods;
+  for (const auto& [v, rt] : recv_all_set) {
+    auto next = recv_all_set.find(v + 1);
+    if (rt >= t.timed_from_t && next != recv_all_set.end()) periods.push_back(next->second - rt);
+  }
+  t.proxy_cycle_ns = periods.empty() ? kNaN : median(periods);
   return t;
 }
 
 double HaloRun::total_ns() const {
   double s = 0;
   for (const HaloRankTrace& r : ranks) s += r.phase_ns.at("total");
+  return s / static_cast<double>(ranks.size());
+}
+
+bool HaloRun::proxy_driven() const {
+  for (const HaloRankTrace& r : ranks)
+    if (std::isnan(r.proxy_cycle_ns)) return false;
+  return true;
+}
+
+double HaloRun::iteration_ns() const {
+  if (!proxy_driven()) return total_ns();
+  double s = 0;
+  for (const HaloRankTrace& r : ranks) s += r.proxy_cycle_ns;
   return s / static_cast<double>(ranks.size());
 }
 

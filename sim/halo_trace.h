@@ -85,6 +85,10 @@ struct HaloRankTrace {
   std::vector<Sample> notify_cpu_to_gpu;       ///< unpack_ready store -> GPU saw it.
   double proxy_cycle_front_ns = 0;  ///< sa/ki: recv_all of t -> first doorbell of t+1 seen.
   double proxy_complete_ns = 0;     ///< sa/ki: MPI completion seen -> recv flag stored.
+  /// sa/ki: median period of the proxy's recv_all store (iteration t's last
+  /// receive completed -> t+1's), the pipeline's iteration time; NaN when the
+  /// trace has no recv_all stores (the host-driven and notification variants).
+  double proxy_cycle_ns = 0;
 
   // Raw, for pairing with the peer: per (peer, tag) in order of occurrence.
   std::map<std::pair<int, int>, std::vector<double>> send_post_t, recv_complete_t;
@@ -102,7 +106,13 @@ struct HaloRun {
   /// as stream's post_send and unpack); empty when there is no CSV.
   std::map<std::string, double> csv_phase_ns;
   const HaloRankTrace& r0() const { return ranks.front(); }
-  double total_ns() const;                       ///< mean over ranks of the median total.
+  double total_ns() const;  ///< mean over ranks of the median total.
+  /// iteration_ns: what one replayed iteration is compared with (mean over
+  /// ranks): sa/ki, whose CPU only enqueues and runs ahead of the GPU, the
+  /// proxy's recv_all period (proxy_cycle_ns); every other variant, whose
+  /// iteration ends in a CPU wait, its median total.
+  double iteration_ns() const;
+  bool proxy_driven() const;                     ///< sa/ki: the traces hold a recv_all period.
   double phase_ns(const std::string& p) const;   ///< mean over ranks, else the CSV; NaN if absent.
   double kernel_ns(const std::string& k) const;  ///< mean over ranks; NaN if absent.
 };
