@@ -386,8 +386,11 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
   return cli::kExitOk;
 }
 
-Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance) {
-  // Families (directory, variant, placement, paper|box) from the rank-0 traces.
+namespace {
+
+// families_of: one rank-0 trace per family (directory, variant, placement,
+// paper sizes | boxes) of the named traces, keyed in a fixed order.
+Result<std::map<std::string, std::string>> families_of(const std::vector<std::string>& traces) {
   std::map<std::string, std::string> families;  // key -> one rank-0 path
   for (const std::string& t : traces) {
     const std::string name = std::filesystem::path(t).filename().string();
@@ -403,6 +406,34 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                             c->run.r0().variant + "|" + c->place + "|" + (c->box ? "box" : "paper");
     families.emplace(key, rank0);
   }
+  return families;
+}
+
+// replay_at_own_geometry: one iteration of workload w on case k's 2-rank
+// geometry and machine (the run's host-memory fit), as validate compares it.
+Result<HaloPhases> replay_at_own_geometry(const Case& k, const HaloWorkload& w) {
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, k.path);
+  if (!netnic.ok()) return netnic.error();
+  HaloNetwork net = netnic->first;
+  net.ranks_per_node = k.run.r0().ranks;
+  return simulate_halo(w, geometry_of(k.run.r0()), net, HaloMode::kMeasured, netnic->second);
+}
+
+// run_dir: the run's folder name (.../RUN/halo/traces/x.xft.zst -> RUN).
+std::string run_dir(const Case& k) {
+  return std::filesystem::path(k.path)
+      .parent_path()
+      .parent_path()
+      .parent_path()
+      .filename()
+      .string();
+}
+
+}  // namespace
+
+Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance) {
+  Result<std::map<std::string, std::string>> families = families_of(traces);
+  if (!families.ok()) return families.error();
   HaloValidation v{Table({{"run"},
                           {"variant"},
                           {"size"},
@@ -425,7 +456,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                           {"measured_source"}}),
                    {},
                    0};
-  for (const auto& [key, rank0] : families) {
+  for (const auto& [key, rank0] : *families) {
     Result<Case> c = load_case(rank0);
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
@@ -436,12 +467,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
       HaloWorkload w = fitted ? k.w
                               : interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()),
                                             trace_rates());
-      Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, k.path);
-      if (!netnic.ok()) return netnic.error();
-      HaloNetwork net = netnic->first;
-      net.ranks_per_node = k.run.r0().ranks;
-      Result<HaloPhases> p =
-          simulate_halo(w, geometry_of(k.run.r0()), net, HaloMode::kMeasured, netnic->second);
+      Result<HaloPhases> p = replay_at_own_geometry(k, w);
       if (!p.ok()) return p.error();
       const double meas = k.run.iteration_ns();
       const double e = 100 * (p->iteration_ns - meas) / meas;
@@ -449,13 +475,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
       if (std::fabs(e) > tolerance) ++v.beyond_tolerance;
       const bool gda = w.variant == "sa" || w.variant == "ki";
       auto meas_phase = [&](const char* ph) { return gda ? kNaN : k.run.phase_ns(ph) / 1000; };
-      const std::string run_dir = std::filesystem::path(k.path)
-                                      .parent_path()
-                                      .parent_path()
-                                      .parent_path()
-                                      .filename()
-                                      .string();
-      v.table.add_row({run_dir,
+      v.table.add_row({run_dir(k),
                        w.variant,
                        k.size,
                        std::string(fitted ? "fitted" : "held-out"),
@@ -479,6 +499,82 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
     }
   }
   return v;
+}
+
+Result<Table> halo_substitution(const std::vector<std::string>& traces) {
+  Result<std::map<std::string, std::string>> families = families_of(traces);
+  if (!families.ok()) return families.error();
+  // Component groups as the workload holds them (sim/halo_model.h); a group
+  // is listed for the variants whose graph uses it.
+  struct Group {
+    const char* name;
+    bool (*applies)(const std::string& variant);
+    void (*take)(HaloWorkload& w, const HaloWorkload& own);
+  };
+  static const Group kGroups[] = {
+      {"none", [](const std::string&) { return true; }, [](HaloWorkload&, const HaloWorkload&) {}},
+      {"residual", [](const std::string&) { return true; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.residual_per_recv_ns = o.residual_per_recv_ns;
+       }},
+      {"mpi_latency", [](const std::string&) { return true; },
+       [](HaloWorkload& w, const HaloWorkload& o) { w.mpi = o.mpi; }},
+      {"mpi_calls", [](const std::string&) { return true; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.isend_self = o.isend_self;
+         w.isend_peer = o.isend_peer;
+         w.irecv_ns = o.irecv_ns;
+         w.proxy_irecv_ns = o.proxy_irecv_ns;
+         w.proxy_complete_ns = o.proxy_complete_ns;
+       }},
+      {"gpu_front", [](const std::string& v) { return v == "sa" || v == "ki"; },
+       [](HaloWorkload& w, const HaloWorkload& o) { w.proxy_front_ns = o.proxy_front_ns; }},
+      {"ready", [](const std::string& v) { return v == "stream" || v == "stacked"; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.ready_base_ns = o.ready_base_ns;
+         w.pack_ready = o.pack_ready;
+         w.ready_long_ns = o.ready_long_ns;
+         w.notify_gpu_to_cpu_ns = o.notify_gpu_to_cpu_ns;
+       }},
+      {"phases", [](const std::string& v) { return v != "sa" && v != "ki"; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.pack_phase_ns = o.pack_phase_ns;
+         w.unpack_phase_ns = o.unpack_phase_ns;
+         w.wait_send_ns = o.wait_send_ns;
+         w.unphased_ns = o.unphased_ns;
+       }},
+      {"all", [](const std::string&) { return true; },
+       [](HaloWorkload& w, const HaloWorkload& o) { w = o; }},
+  };
+  Table table({{"run"},
+               {"variant"},
+               {"size"},
+               {"substituted"},
+               {"measured_us", 6},
+               {"sim_us", 6},
+               {"error_pct", 3}});
+  for (const auto& [key, rank0] : *families) {
+    Result<Case> c = load_case(rank0);
+    if (!c.ok()) return c.error();
+    Result<std::vector<Case>> fam = load_family(*c);
+    if (!fam.ok()) return fam.error();
+    for (size_t i = 1; i + 1 < fam->size(); ++i) {
+      const Case& k = (*fam)[i];
+      const HaloWorkload interpolated =
+          interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()), trace_rates());
+      const double meas = k.run.iteration_ns();
+      for (const Group& g : kGroups) {
+        if (!g.applies(k.w.variant)) continue;
+        HaloWorkload w = interpolated;
+        g.take(w, k.w);
+        Result<HaloPhases> p = replay_at_own_geometry(k, w);
+        if (!p.ok()) return p.error();
+        table.add_row({run_dir(k), k.w.variant, k.size, std::string(g.name), meas / 1000,
+                       p->iteration_ns / 1000, 100 * (p->iteration_ns - meas) / meas});
+      }
+    }
+  }
+  return table;
 }
 
 }  // namespace xferlab::sim

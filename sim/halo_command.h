@@ -36,4 +36,13 @@ struct HaloValidation {
 // interpolated from the ends).
 Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance_pct);
 
+// halo_substitution: for each held-out case among `traces` (as validate_halo
+// splits them), the replay with the interpolated components and with one
+// group of them at a time replaced by the case's own (fitted to its trace, as
+// if it were a fitted size): which interpolated component a held-out error
+// comes from (docs/halo_sim.md, "Validation"). Group "all" is the case's own
+// workload (its error is the calibration's, <= 0.1 %). Columns: run, variant,
+// size, substituted, measured_us, sim_us, error_pct.
+Result<Table> halo_substitution(const std::vector<std::string>& traces);
+
 }  // namespace xferlab::sim

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# halo_substitution (sim/halo_command.h) on run 2's halo traces: for every
+# held-out case, substituting nothing reproduces validate's error (the row of
+# docs/halo_sim/validation.csv), and substituting every component (the case's
+# own, calibrated workload) reproduces the measurement within 0.2 %.
+set -euo pipefail
+tool=$1
+golden=$2
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+"$tool" --csv traces/real/2026-11-22_h200x2_run2/halo > "$tmp/s.csv" 2> "$tmp/err" ||
+  fail "halo_substitution exited $?: $(cat "$tmp/err")"
+# run,variant,size,substituted,measured_us,sim_us,error_pct
+n_none=$(awk -F, '$4 == "none"' "$tmp/s.csv" | wc -l)
+[ "$n_none" = 9 ] || fail "expected 9 held-out cases of run 2, got $n_none"
+awk -F, 'NR > 1 && $4 == "all" { e = $7 < 0 ? -$7 : $7; if (e > 0.2) { print; bad = 1 } }
+  END { exit bad }' "$tmp/s.csv" || fail "own workload does not reproduce the measurement"
+# validate's held-out errors (golden CSV: run,variant,size,set,...,error_pct is column 7).
+awk -F, 'NR == FNR { if ($4 == "held-out") want[$1 "," $2 "," $3] = $7; next }
+  FNR > 1 && $4 == "none" {
+    k = $1 "," $2 "," $3
+    if (!(k in want)) { print "no golden row for " k; bad = 1; next }
+    d = want[k] - $7; if (d < 0) d = -d
+    if (d > 1e-6) { print k ": " $7 " vs validate " want[k]; bad = 1 }
+  }
+  END { exit bad }' "$golden" "$tmp/s.csv" || fail "substitution 'none' differs from validate"
+# Every held-out case lists the groups its variant's graph uses.
+groups=$(awk -F, '$2 == "sa" && $3 == "box32" { printf "%s ", $4 }' "$tmp/s.csv")
+[ "$groups" = "none residual mpi_latency mpi_calls gpu_front all " ] || fail "sa groups: $groups"
+echo PASS
