@@ -43,6 +43,87 @@ std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput&
   return singles(ds);
 }
 
+bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate) {
+  if (!aggregate || m.topology != Topology::kSwitch || m.num_gpus <= 2) return false;
+  switch (mech) {
+    case Mechanism::kMemcpy: return false;
+    case Mechanism::kHardware:
+      if (!m.costs.dma_agent.fan_out) return false;
+      break;
+    default: break;
+  }
+  for (const IterationInput& it : in.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      if (dests(m, k).size() + 1 != m.num_gpus) return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+bool same_chunk(const ChunkInput& a, const ChunkInput& b) {
+  return a.first_write_ns == b.first_write_ns && a.ready_ns == b.ready_ns &&
+         a.size_bytes == b.size_bytes && a.writers == b.writers && a.store_bytes == b.store_bytes &&
+         a.index == b.index;
+}
+
+bool same_kernel(const KernelInput& a, const KernelInput& b) {
+  return a.begin_ns == b.begin_ns && a.duration_ns == b.duration_ns && a.dest_mask == b.dest_mask &&
+         a.chunks.size() == b.chunks.size() &&
+         std::equal(a.chunks.begin(), a.chunks.end(), b.chunks.begin(), same_chunk);
+}
+
+}  // namespace
+
+std::vector<uint32_t> replica_weights(const ReplayInput& in, uint32_t num_gpus, bool fold) {
+  std::vector<uint32_t> weight(num_gpus, 1);
+  if (!fold) return weight;
+  // Per GPU its kernels in iteration order (an empty GPU is its own class
+  // only with other empty GPUs, through the iteration markers).
+  std::vector<std::vector<const KernelInput*>> ks(num_gpus);
+  for (const IterationInput& it : in.iterations) {
+    for (std::vector<const KernelInput*>& v : ks) v.push_back(nullptr);  // iteration marker
+    for (const KernelInput& k : it.kernels) ks[k.gpu].push_back(&k);
+  }
+  // A cheap key first (kernel count, sizes, first/last ready times), the
+  // full comparison only against representatives with the same key.
+  auto key = [&](uint32_t g) {
+    std::vector<double> key;
+    for (const KernelInput* k : ks[g]) {
+      if (k == nullptr) {
+        key.push_back(-1);
+        continue;
+      }
+      key.insert(key.end(), {k->begin_ns, k->duration_ns, static_cast<double>(k->chunks.size()),
+                             k->chunks.empty() ? 0 : k->chunks.front().ready_ns,
+                             k->chunks.empty() ? 0 : k->chunks.back().ready_ns});
+    }
+    return key;
+  };
+  auto same = [&](uint32_t a, uint32_t b) {
+    if (ks[a].size() != ks[b].size()) return false;
+    for (size_t i = 0; i < ks[a].size(); ++i) {
+      if ((ks[a][i] == nullptr) != (ks[b][i] == nullptr)) return false;
+      if (ks[a][i] != nullptr && !same_kernel(*ks[a][i], *ks[b][i])) return false;
+    }
+    return true;
+  };
+  std::vector<std::pair<std::vector<double>, uint32_t>> reps;  // key, representative
+  for (uint32_t g = 0; g < num_gpus; ++g) {
+    std::vector<double> kg = key(g);
+    for (const auto& [kr, r] : reps) {
+      if (kr == kg && same(r, g)) {
+        ++weight[r];
+        weight[g] = 0;
+        break;
+      }
+    }
+    if (weight[g] != 0) reps.emplace_back(std::move(kg), g);
+  }
+  return weight;
+}
+
 // SM stores and DMA packets are posted writes, so a sender is limited by
 // link bandwidth, not by latency; waiting per chunk would make small chunks
 // latency-bound (hw_model::TransferWindow::posted_writes).

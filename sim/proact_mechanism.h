@@ -36,6 +36,21 @@ std::vector<Target> singles(const std::vector<uint32_t>& ds);
 // flows.
 std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput& k);
 
+// independent_gpus: every GPU's transfers meet no other GPU's, so GPUs that
+// replay the same kernels behave the same (replica folding, docs/sim.md):
+// on a switch with fan-out aggregation every chunk is one comm through the
+// source's port to the next GPU's port, which carries that sender's comms
+// only; it holds for the mechanisms whose chunks all fan out at once (inline,
+// polling, cdp, hardware with dma_agent.fan_out, infinite) when every kernel
+// sends to all peers. Not memcpy, not hardware without fan-out (one copy per
+// destination, on the destinations' ports), not 2 GPUs, meshes or PCIe trees.
+bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate);
+
+// replica_weights: per GPU, how many GPUs its replay stands for: 1 + the
+// later GPUs whose kernels equal its own in every iteration (all but the
+// GPU index), 0 for those later GPUs; all 1 unless `fold`.
+std::vector<uint32_t> replica_weights(const ReplayInput& in, uint32_t num_gpus, bool fold);
+
 // window_chunks: chunk transfers per destination a producer keeps in flight
 // before it waits for the oldest: enough to cover the link's bandwidth-delay
 // product over the round trip to the farthest peer

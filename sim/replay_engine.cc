@@ -48,6 +48,9 @@ struct Run {
   double lane_cap_bytes_per_s = 0;              // one source lane's cap (0 = uncapped)
   uint32_t lanes = 0;                           // capped source lanes per GPU
   bool aggregate = false;                       // fan-out aggregation applies (targets())
+  // Per GPU: GPUs its replay stands for (replica folding; 0 = folded into
+  // an earlier GPU with the same kernels, not replayed).
+  std::vector<uint32_t> weight;
 
   void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
             double start_ns, double end_ns) {
@@ -125,8 +128,9 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
   sg4::CommPtr comm =
       sg4::Comm::sendto_async(run.platform.source(src, lane), run.platform.gpu(to.dst), bytes);
   ++run.result.activities;
-  run.result.payload_bytes += payload * to.copies;
-  run.result.wire_bytes += wire;
+  const double replicas = run.weight[src];  // the same flight from each folded GPU
+  run.result.payload_bytes += payload * to.copies * replicas;
+  run.result.wire_bytes += wire * replicas;
   run.egress_bytes[src] += wire;
   return Flight{comm, now_ns(), src,         to.dst, chunk, to.copies, payload * to.copies,
                 wire, lane,     run.cursor()};
@@ -483,7 +487,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
 void run_infinite(Run& run, const KernelInput& k, double kb) {
   run.wait(kb + k.duration_ns, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, kb + k.duration_ns);
-  run.result.payload_bytes += total_payload(k) * dests(run, k).size();
+  run.result.payload_bytes += total_payload(k) * dests(run, k).size() * run.weight[k.gpu];
 }
 
 using proact::lanes_for;
@@ -518,6 +522,7 @@ void drive(Run& run) {
     for (const KernelInput& k : it.kernels) {
       const double kb = start + k.begin_ns;
       compute_end = std::max(compute_end, kb + k.duration_ns);
+      if (run.weight[k.gpu] == 0) continue;  // folded: replayed by its representative
       actors.push_back(sg4::Actor::create(
           "gpu" + std::to_string(k.gpu), run.platform.gpu(k.gpu),
           [&run, &k, producer, kb, it_start] {
@@ -591,6 +596,11 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.platform =
       SimgridPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
   run.egress_bytes.assign(machine.num_gpus, 0);
+  // Timelines draw every GPU's spans, so they replay every GPU.
+  run.weight = proact::replica_weights(
+      shared, machine.num_gpus,
+      options.fold_replicas && !options.record_timeline &&
+          proact::independent_gpus(machine, shared, options.mechanism, run.aggregate));
   run.result.mechanism = options.mechanism;
   if (options.explain) run.cp = std::make_unique<CriticalPath>();
   run.result.chunks = input.num_chunks();
@@ -606,7 +616,9 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   const double egress_bw = machine.gpu_link.bw_bytes_per_s *
                            (machine.topology == Topology::kDirect ? machine.num_gpus - 1 : 1);
   double senders = 0;
-  for (double b : run.egress_bytes) senders += b > 0 ? 1 : 0;
+  for (uint32_t g = 0; g < machine.num_gpus; ++g) {
+    senders += run.egress_bytes[g] > 0 ? run.weight[g] : 0;
+  }
   if (senders > 0 && r.end_to_end_ns > 0) {
     r.link_utilization = r.wire_bytes / (senders * egress_bw * r.end_to_end_ns / kNsPerS);
   }

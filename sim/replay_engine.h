@@ -59,6 +59,11 @@ struct ReplayOptions {
   /// Actor core only.
   bool explain = false;
   ReplayCore core = ReplayCore::kActors;
+  /// Replay GPUs whose transfers meet no other GPU's and whose kernels are
+  /// the same (scale-out replicas) once, counting their bytes for each:
+  /// exact (docs/sim.md, "Replica folding"); needs aggregate_fan_out and
+  /// no timeline. Actor core only. false = every GPU replayed.
+  bool fold_replicas = true;
 };
 
 // ReplayResult: one mechanism's simulated run.

@@ -366,7 +366,10 @@ TEST(ReplayEngine, StreamedCopiesInPeerOrderMeetAtOneDestination) {
 // two different source timelines (replicated over 4 GPUs) interleave and
 // lanes cap the agents. Both paths solve the same max-min problem, so they
 // agree to the solver's precision; 1e-6 relative leaves room for rounding.
-TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
+// Two GPUs' kernels of 12 chunks each over two iterations: uneven sizes and
+// ready times; 3 copies of ~4 KiB every ~2.5 us exceed a 1 B/ns port, so
+// flows contend once replicated to 4 or more GPUs.
+ReplayInput contended_two_gpus() {
   ReplayInput in;
   in.name = "fan_out";
   in.num_gpus = 2;
@@ -388,8 +391,12 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
     }
     in.iterations.push_back(iter);
   }
-  in = replicate_gpus(in, 4);
-  Machine m = test_machine(4, Topology::kSwitch);
+  return in;
+}
+
+// A switch machine whose agents, children and DMA channels are capped lanes.
+Machine contended_switch(uint32_t gpus) {
+  Machine m = test_machine(gpus, Topology::kSwitch);
   m.costs.polling_sm_share = 0.1;
   m.costs.polling_period_ns = 300;
   m.costs.polling_copy_bw_bytes_per_s = 2e9;
@@ -398,6 +405,12 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
   m.costs.dma_agent.channels = 2;
   m.costs.dma_agent.outstanding_packets = 8;
   m.costs.dma_agent.initiation_ns = 200;
+  return m;
+}
+
+TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
+  const ReplayInput in = replicate_gpus(contended_two_gpus(), 4);
+  const Machine m = contended_switch(4);
   for (Mechanism mech :
        {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
     Result<ReplayResult> agg = simulate_isolated(in, m, ReplayOptions{mech, false, true});
@@ -412,6 +425,46 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
     EXPECT_GT(agg->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
     EXPECT_LT(agg->activities, fine->activities) << mechanism_name(mech);
   }
+}
+
+// Replica folding: 2 GPUs' kernels replicated to 6 on a switch replay as 2
+// GPUs with the same times, bytes, utilization and critical path as when
+// all 6 are replayed; memcpy and hardware without fan-out (copies per
+// destination, which meet at the destinations' ports) replay every GPU.
+TEST(ReplayEngine, FoldedReplicasMatchEveryGpuReplayed) {
+  const ReplayInput in = replicate_gpus(contended_two_gpus(), 6);
+  Machine m = contended_switch(6);
+  auto options = [](Mechanism mech, bool fold) {
+    ReplayOptions o{mech, false, true, true};
+    o.fold_replicas = fold;
+    return o;
+  };
+  for (Mechanism mech : kAllMechanisms) {
+    Result<ReplayResult> folded = simulate_isolated(in, m, options(mech, true));
+    Result<ReplayResult> every = simulate_isolated(in, m, options(mech, false));
+    ASSERT_TRUE(folded.ok() && every.ok()) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->exposed_ns, every->exposed_ns) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->transfer_busy_ns, every->transfer_busy_ns) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->link_utilization, every->link_utilization) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->wire_bytes, every->wire_bytes) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(folded->payload_bytes, every->payload_bytes) << mechanism_name(mech);
+    for (size_t c = 0; c < kCauseCount; ++c) {
+      EXPECT_DOUBLE_EQ(folded->attribution.ns[c], every->attribution.ns[c])
+          << mechanism_name(mech) << " cause " << c;
+    }
+    if (mech == Mechanism::kMemcpy) {
+      EXPECT_EQ(folded->activities, every->activities) << mechanism_name(mech);
+    } else {
+      EXPECT_LT(folded->activities, every->activities) << mechanism_name(mech);
+    }
+  }
+  m.costs.dma_agent.fan_out = false;
+  Result<ReplayResult> folded = simulate_isolated(in, m, options(Mechanism::kHardware, true));
+  Result<ReplayResult> every = simulate_isolated(in, m, options(Mechanism::kHardware, false));
+  ASSERT_TRUE(folded.ok() && every.ok());
+  EXPECT_EQ(folded->activities, every->activities);
+  EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns);
 }
 
 // CDP children beyond the GPU's resident grids wait for a running one: three
