@@ -125,8 +125,7 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
                     double payload, const WireCost& cost) {
   const double wire = cost.wire_bytes * to.copies;
   auto bytes = static_cast<uint64_t>(std::llround(wire));
-  sg4::CommPtr comm =
-      sg4::Comm::sendto_async(run.platform.source(src, lane), run.platform.gpu(to.dst), bytes);
+  sg4::CommPtr comm = run.platform.send(src, lane, to.dst, bytes);
   ++run.result.activities;
   const double replicas = run.weight[src];  // the same flight from each folded GPU
   run.result.payload_bytes += payload * to.copies * replicas;

@@ -171,7 +171,28 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
     zone->create_host("nvswitch", kHostSpeedFlops)->seal();
   }
   zone->seal();
+  // Receivers: one daemon per GPU takes delivered comms off its mailbox, the
+  // oldest first, so a comm is freed once it ended and its sender waited
+  // (a permanent receiver's mailbox otherwise keeps every comm: gigabytes
+  // at 1024 GPUs). Comms flow without it; it only cleans up.
+  for (uint32_t i = 0; i < m.num_gpus; ++i) {
+    sg4::Mailbox* inbox = sg4::Mailbox::by_name("gpu" + std::to_string(i));
+    sg4::ActorPtr rx = sg4::Actor::create("rx" + std::to_string(i), p.gpus_[i], [inbox] {
+      sg4::Actor::self()->daemonize();
+      while (true) inbox->get<int>();
+    });
+    inbox->set_receiver(rx);
+    p.inboxes_.push_back(inbox);
+  }
   return p;
+}
+
+sg4::CommPtr SimgridPlatform::send(uint32_t src, uint32_t lane, uint32_t dst,
+                                   uint64_t bytes) const {
+  sg4::Host* from = source(src, lane);
+  if (sg4::this_actor::get_host() != from) sg4::this_actor::set_host(from);
+  static int payload = 0;  // a comm carries a (never read) pointer
+  return inboxes_[dst]->put_async(&payload, bytes);
 }
 
 }  // namespace xferlab::sim

@@ -5,14 +5,12 @@
 // zone building) stays local.
 #pragma once
 
+#include <simgrid/forward.h>
+
+#include <cstdint>
 #include <vector>
 
 #include "sim/machine.h"
-
-namespace simgrid::s4u {
-class Engine;
-class Host;
-}  // namespace simgrid::s4u
 
 namespace xferlab::sim {
 
@@ -51,8 +49,19 @@ class SimgridPlatform {
   }
   simgrid::s4u::Host* cpu() const { return cpu_; }
 
+  // send: starts a transfer of `bytes` from GPU src's `lane` to GPU dst,
+  // issued by the calling actor, which moves to the source host. A comm to
+  // a mailbox with a permanent receiver on dst (one daemon actor per GPU),
+  // not Comm::sendto: SimGrid 3.32 detaches every sendto comm into one list
+  // of maestro's and removes each at its end by a linear search, so sendto
+  // costs time proportional to all comms in flight on the platform per
+  // comm (84% of the CPU at 1024 GPUs); a mailbox comm sits in its sender's
+  // list only (docs/sim.md, "Engine"). Same route, size and rate.
+  simgrid::s4u::CommPtr send(uint32_t src, uint32_t lane, uint32_t dst, uint64_t bytes) const;
+
  private:
   std::vector<simgrid::s4u::Host*> gpus_;
+  std::vector<simgrid::s4u::Mailbox*> inboxes_;  // per GPU, with a permanent receiver
   std::vector<simgrid::s4u::Host*> lanes_;
   uint32_t lanes_per_gpu_ = 0;
   simgrid::s4u::Host* cpu_ = nullptr;
