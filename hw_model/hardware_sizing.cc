@@ -7,7 +7,6 @@
 
 #include "common/table.h"
 #include "common/units.h"
-#include "hw_model/platform.h"
 
 namespace xferlab::hw_model {
 namespace {
@@ -46,6 +45,7 @@ HardwareSizing size_hardware(const DmaAgentConfig& dma, const CounterUnitConfig&
   s.packet_wire_bytes = link.writes(1, packet, Pattern::kContiguous).data_bytes;
   s.chunk_wire_bytes = link.writes(1, region.chunk_bytes, Pattern::kContiguous).data_bytes;
   s.chunk_time_ns = path.bw_bytes_per_s > 0 ? s.chunk_wire_bytes / path.bw_bytes_per_s * 1e9 : 0;
+  s.path = path;
   s.bdp_bytes = path.bw_bytes_per_s * path.round_trip_ns * 1e-9;
 
   // Little's law: a channel with W packets outstanding moves W packets per
@@ -91,25 +91,6 @@ void apply_sizing(const HardwareSizing& s, DmaAgentConfig& dma, CounterUnitConfi
   if (s.channels.derived) dma.channels = s.channels.value;
   if (s.prefetched_descriptors.derived) dma.prefetched_descriptors = s.prefetched_descriptors.value;
   if (s.capacity_counters.derived) counters.capacity_counters = s.capacity_counters.value;
-}
-
-Result<SizingPath> platform_sizing_path(const Platform& platform) {
-  SizingPath worst;
-  const int64_t n = std::min<int64_t>(platform.gpu.count, 64);
-  for (int64_t a = 0; a < n; ++a) {
-    for (int64_t b = 0; b < n; ++b) {
-      const GpuPairPath p = gpu_pair_path(platform, a, b);
-      if (p.bottleneck == nullptr) continue;
-      Result<LinkModel> link = LinkModel::create(*p.bottleneck);
-      if (!link.ok()) return link.error();
-      const double rtt = 2 * link->one_way_latency_ns();
-      if (rtt > worst.round_trip_ns) {
-        worst.round_trip_ns = rtt;
-        worst.bw_bytes_per_s = link->raw_bandwidth_bytes_per_s() * static_cast<double>(p.links);
-      }
-    }
-  }
-  return worst;
 }
 
 std::string describe_sizing(const HardwareSizing& s) {

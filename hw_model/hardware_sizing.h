@@ -17,8 +17,6 @@
 
 namespace xferlab::hw_model {
 
-struct Platform;
-
 // Chunk size the rules assume when no trace says (platform show).
 inline constexpr double kDefaultSizingChunkBytes = 1024.0 * 1024.0;
 
@@ -53,6 +51,7 @@ struct HardwareSizing {
   double packet_wire_bytes = 0;  ///< one full DMA packet on the wire.
   double chunk_wire_bytes = 0;   ///< one chunk on the wire.
   double chunk_time_ns = 0;      ///< chunk wire bytes / path bandwidth.
+  SizingPath path;               ///< the path the window was sized for.
   double bdp_bytes = 0;          ///< path bandwidth x round trip.
   double start_ns = 0;           ///< per-descriptor start: (fetch unless prefetched) + initiation.
 
@@ -79,10 +78,6 @@ HardwareSizing size_hardware(const DmaAgentConfig& dma, const CounterUnitConfig&
 // apply_sizing: writes the sized values into the auto fields. A capacity that
 // could not be sized (unknown region) stays auto.
 void apply_sizing(const HardwareSizing& sizing, DmaAgentConfig& dma, CounterUnitConfig& counters);
-
-// platform_sizing_path: the farthest GPU pair of `platform` by round trip
-// (hw_model's path: gpu_pair_path, LinkModel one-way latency incl. switch hops).
-Result<SizingPath> platform_sizing_path(const Platform& platform);
 
 // describe_sizing: one line per sized parameter, "key = value  (auto: formula)".
 std::string describe_sizing(const HardwareSizing& sizing);

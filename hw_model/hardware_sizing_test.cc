@@ -3,8 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include "hw_model/platform.h"
-
 namespace xferlab::hw_model {
 namespace {
 
@@ -55,23 +53,6 @@ TEST(HardwareSizing, ExplicitValuesWinAndApplyFillsOnlyAuto) {
   EXPECT_TRUE(dma.sized());
   EXPECT_TRUE(DmaAgent::create(dma).ok());
   EXPECT_NE(describe_sizing(s).find("dma_agent.channels = 7  (explicit)"), std::string::npos);
-}
-
-TEST(HardwareSizing, PlatformPathIsTheLongestRoundTrip) {
-  Platform p = *load_platform("h200x2_nvlink4");
-  SizingPath path = *platform_sizing_path(p);
-  EXPECT_DOUBLE_EQ(path.round_trip_ns, 1400);    // 2 x 700 ns, direct
-  EXPECT_DOUBLE_EQ(path.bw_bytes_per_s, 450e9);  // 18 links x 25 GB/s
-}
-
-TEST(HardwareSizing, AutoIsTextInPresetsAndSet) {
-  Platform p = *load_platform("h200x2_nvlink4");
-  ASSERT_TRUE(set_parameter(p, "dma_agent.channels", "auto").ok());
-  EXPECT_EQ(*get_parameter(p, "dma_agent.channels"), "auto");
-  ASSERT_TRUE(set_parameter(p, "dma_agent.channels", "3").ok());
-  EXPECT_EQ(p.dma_agent.channels, 3);
-  ASSERT_TRUE(set_parameter(p, "copy_engine.engines", "auto").ok());
-  EXPECT_FALSE(p.validate().ok());  // auto means something only for the sized keys
 }
 
 }  // namespace

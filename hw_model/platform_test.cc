@@ -200,6 +200,16 @@ TEST(Platform, SetParameter) {
   }
 }
 
+TEST(Platform, AutoIsTextInPresetsAndSet) {
+  Platform p = *load_platform("h200x2_nvlink4");
+  ASSERT_TRUE(set_parameter(p, "dma_agent.channels", "auto").ok());
+  EXPECT_EQ(*get_parameter(p, "dma_agent.channels"), "auto");
+  ASSERT_TRUE(set_parameter(p, "dma_agent.channels", "3").ok());
+  EXPECT_EQ(p.dma_agent.channels, 3);
+  ASSERT_TRUE(set_parameter(p, "copy_engine.engines", "auto").ok());
+  EXPECT_FALSE(p.validate().ok());  // auto means something only for the sized keys
+}
+
 TEST(Platform, MalformedCorpus) {
   // Unknown key, with the closest known key suggested.
   EXPECT_EQ(error_of("name = \"x\"\n[gpu]\ncount = 2\nsm_cont = 80\n"),

@@ -15,6 +15,7 @@
 #include "hw_model/hardware_sizing.h"
 #include "hw_model/platform.h"
 #include "sim/bench_csv.h"
+#include "sim/machine.h"
 
 namespace xferlab::sim {
 namespace {
@@ -183,17 +184,16 @@ int platform_show(const FlagSet& flags, std::ostream& out, std::ostream& err) {
     if (Status s = check_strict(*platform); !s.ok()) return fail_in(err, "platform", s.error());
   }
   out << dump_platform(*platform, /*mark_defaults=*/true);
+  // The sizes replay would use: the simulated machine's farthest GPU path
+  // (Machine::path_latency_ns, the round trip SimGrid routes), one equation.
   SizingRegion region;
   region.chunk_bytes = flags.get_size("chunk-size");
-  Result<SizingPath> path = platform_sizing_path(*platform);
-  if (!path.ok()) return fail_in(err, "platform", path.error());
-  Result<LinkModel> link = LinkModel::create(platform->gpu_link);
-  if (!link.ok()) return fail_in(err, "platform", link.error());
-  const HardwareSizing sizing =
-      size_hardware(platform->dma_agent, platform->counter_unit, *link, *path, region);
+  HardwareSizing sizing;
+  Result<Machine> machine = machine_from_platform(*platform, 0, region, &sizing);
+  if (!machine.ok()) return fail_in(err, "platform", machine.error());
   out << "\n# Hardware sizes (docs/hardware.md): farthest GPU path "
-      << format_quantity(path->bw_bytes_per_s, Unit::kBandwidthBytesPerS) << ", round trip "
-      << format_quantity(path->round_trip_ns, Unit::kTimeNs) << "; "
+      << format_quantity(sizing.path.bw_bytes_per_s, Unit::kBandwidthBytesPerS) << ", round trip "
+      << format_quantity(sizing.path.round_trip_ns, Unit::kTimeNs) << "; "
       << format_quantity(region.chunk_bytes, Unit::kSizeBytes) << " chunks\n";
   std::istringstream lines(describe_sizing(sizing));
   for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hw_model/platform.h"
+#include "sim/machine.h"
 
 namespace xferlab::sim {
 namespace {
@@ -103,6 +104,30 @@ TEST(PlatformCli, ListShowKeys) {
   CliRun keys = platform({"keys", "--format", "csv"});
   ASSERT_EQ(keys.code, 0);
   EXPECT_NE(keys.out.find("counter_unit.update_latency_cycles,count,20,"), std::string::npos);
+}
+
+// The window `platform show` sizes is the one replay sizes: the simulated
+// machine's farthest GPU path (a PCIe tree's cross-switch pair: two GPU links,
+// two uplinks and two switches), not one link's round trip.
+TEST(PlatformCli, ShowSizesForTheSimulatedMachinesPath) {
+  for (const char* preset : {"proact_k40_pcie3", "h100_pcie_gen5", "h200x4_hgx_nvswitch",
+                             "power9_v100_ib", "h200x2_nvlink4"}) {
+    Result<Machine> m = load_machine(preset, {});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    double rtt_ns = 0;
+    for (uint32_t a = 0; a < m->num_gpus; ++a)
+      for (uint32_t b = 0; b < m->num_gpus; ++b)
+        if (a != b) rtt_ns = std::max(rtt_ns, 2 * m->path_latency_ns(a, b));
+    CliRun show = platform({"show", preset});
+    ASSERT_EQ(show.code, 0) << show.err;
+    const std::string expected =
+        "round trip " + hw_model::format_quantity(rtt_ns, Unit::kTimeNs) + ";";
+    EXPECT_NE(show.out.find(expected), std::string::npos) << preset << ": " << expected;
+  }
+  // By hand, proact_k40_pcie3 across its two PCIe switches: 2 x (2 x 700 ns
+  // GPU link + 2 x 500 ns uplink), where one GPU link's round trip is 1.4 us.
+  EXPECT_NE(platform({"show", "proact_k40_pcie3"}).out.find("round trip 4.8us;"),
+            std::string::npos);
 }
 
 TEST(PlatformCli, Errors) {

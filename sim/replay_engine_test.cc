@@ -606,12 +606,13 @@ TEST(Machine, SwitchPathLatencyIsHwModels) {
   for (const char* preset : {"h200x4_hgx_nvswitch", "dgx2_v100_nvswitch"}) {
     Result<hw_model::Platform> p = hw_model::load_platform(preset);
     ASSERT_TRUE(p.ok()) << p.error().message;
-    Result<Machine> m = load_machine(preset, {}, 0, hw_model::SizingRegion{});
+    hw_model::HardwareSizing sizing;
+    Result<Machine> m = load_machine(preset, {}, 0, hw_model::SizingRegion{}, &sizing);
     ASSERT_TRUE(m.ok()) << m.error().message;
     const double one_way = hw_model::LinkModel::create(p->gpu_link)->one_way_latency_ns();
     EXPECT_DOUBLE_EQ(m->path_latency_ns(0, 1), one_way) << preset;
     EXPECT_DOUBLE_EQ(one_way, 2 * p->gpu_link.latency_ns + p->gpu_link.switch_latency_ns);
-    EXPECT_DOUBLE_EQ(hw_model::platform_sizing_path(*p)->round_trip_ns, 2 * one_way) << preset;
+    EXPECT_DOUBLE_EQ(sizing.path.round_trip_ns, 2 * one_way) << preset;
   }
 }
 
