@@ -56,7 +56,12 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                          bool measured_only, Scaling scaling) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
-  if (measured_only && !in->measured) return Prepared{std::move(*in), Machine{}, preset, "", {}};
+  if (measured_only && !in->measured) {
+    Prepared p;
+    p.input = std::move(*in);
+    p.preset = preset;
+    return p;
+  }
   const TraceMachine traced{in->gpu_model, in->num_gpus, in->topology_text};
   if (preset.empty() && !in->platform_hint.empty()) preset = in->platform_hint;
   if (preset.empty()) {
@@ -110,7 +115,11 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   }
   // What the workload's kernels move through HBM (shared with transfers).
   in->hbm_bytes_per_output_byte = traffic(in->parameters).hbm_bytes_per_output_byte;
-  Prepared p{separate_data_generation(*in, *m), *m, preset, "", all_sets};
+  Prepared p;
+  p.input = separate_data_generation(*in, *m);
+  p.machine = *m;
+  p.preset = preset;
+  p.sets = all_sets;
   if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
     p.fitted_on = pl->fitted_on;
     // Implausible preset values (hw_model/param_table.h Plausible), printed
@@ -231,13 +240,14 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
       prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
   if (!p.ok()) return p.error();
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
-  ReplayOutput out{replay_table(),
-                   replay_note(p->input, unscaled) + p->model_note,
-                   p->model_note,
-                   {},
-                   p->input.warnings};
-  out.preset = p->preset;
-  out.trace_start_ns = p->input.trace_start_ns;
+  ReplayOutput out{.table = replay_table(),
+                   .note = replay_note(p->input, unscaled) + p->model_note,
+                   .model_note = p->model_note,
+                   .results = {},
+                   .warnings = p->input.warnings,
+                   .measured = std::nullopt,
+                   .preset = p->preset,
+                   .trace_start_ns = p->input.trace_start_ns};
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
