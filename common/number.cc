@@ -43,6 +43,22 @@ Result<double> parse_double(std::string_view text) {
   return v;
 }
 
+double round_significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value)) return value;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", std::clamp(digits, 1, 17) - 1, value);
+  return std::strtod(buf, nullptr);
+}
+
+double round_to_uncertainty(double value, double uncertainty) {
+  if (!(uncertainty > 0) || !std::isfinite(uncertainty) || value == 0 || !std::isfinite(value))
+    return round_significant(value, kFallbackDigits);
+  // Digits of `value` down to the uncertainty's second significant digit.
+  const int digits = static_cast<int>(std::floor(std::log10(std::fabs(value)))) -
+                     static_cast<int>(std::floor(std::log10(uncertainty))) + 2;
+  return round_significant(value, std::max(digits, 1));  // a value below its noise keeps 1
+}
+
 std::string format_round_trip(double value, int min_digits) {
   char buf[64];
   for (int p = std::max(1, min_digits); p <= 17; ++p) {

@@ -40,5 +40,19 @@ TEST(Number, RoundTripFormatIsShortestFromMinDigits) {
     EXPECT_EQ(std::strtod(format_round_trip(v, 1).c_str(), nullptr), v);
 }
 
+TEST(Number, RoundsToTheDigitsAValueCarries) {
+  EXPECT_EQ(round_significant(0.9135392861129966, 4), 0.9135);
+  EXPECT_EQ(format_round_trip(round_significant(692934822.2071469, 4), 1), "6.929e+08");
+  EXPECT_EQ(round_significant(-2.6e-7, 1), -3e-7);
+  EXPECT_EQ(round_significant(0, 3), 0);
+  EXPECT_EQ(round_to_uncertainty(5622.26969781312, 31.4), 5622);
+  EXPECT_EQ(round_to_uncertainty(0.9135392861129966, 0.0012), 0.9135);
+  EXPECT_EQ(round_to_uncertainty(0.9135392861129966, 0.00012), 0.91354);
+  EXPECT_EQ(round_to_uncertainty(130.48185908019062e6, 2.1e6), 130.5e6);
+  EXPECT_EQ(round_to_uncertainty(3, 100), 3);                      // below its noise: one digit
+  EXPECT_EQ(round_to_uncertainty(0.9684295654296875, 0), 0.9684);  // no uncertainty: 4 digits
+  EXPECT_EQ(format_round_trip(round_to_uncertainty(1.8621894531250003e3, 40), 1), "1862");
+}
+
 }  // namespace
 }  // namespace xferlab

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 
+#include "common/number.h"
 #include "hw_model/dma_agent.h"
 #include "hw_model/notification.h"
 #include "hw_model/software_mechanisms.h"
@@ -111,6 +112,31 @@ double fit_continuous(LinkFormat& f, const LinkObjective& cost, int rounds) {
   return cost(f);
 }
 
+// conditional_se: LinkFit's standard error of `field` at the fitted `f`;
+// `limit` bounds the upward search (link_efficiency <= 1).
+double conditional_se(const LinkFormat& f, double LinkFormat::*field, const LinkObjective& cost,
+                      double variance, double limit) {
+  const double x0 = f.*field;
+  if (!(x0 > 0) || !(variance > 0)) return 0;
+  const double c0 = cost(f);
+  double se = 0;
+  for (const double far : {x0 / 2, std::min(2 * x0, limit)}) {
+    LinkFormat t = f;
+    auto rise = [&](double x) {
+      t.*field = x;
+      return cost(t) - c0;
+    };
+    if (far == x0 || !(rise(far) >= variance)) continue;  // unconstrained this way
+    double near = x0, out = far;                          // rise(near) < variance <= rise(out)
+    for (int i = 0; i < 60; ++i) {
+      const double mid = (near + out) / 2;
+      (rise(mid) < variance ? near : out) = mid;
+    }
+    se = std::max(se, std::fabs(out - x0));
+  }
+  return se;
+}
+
 // ---------------------------------------------------------------- helpers
 
 std::string size_name(double bytes) {
@@ -118,6 +144,17 @@ std::string size_name(double bytes) {
   int u = 0;
   while (bytes >= 1024 && u < 3 && std::fmod(bytes, 1024) == 0) bytes /= 1024, ++u;
   return std::to_string(static_cast<int64_t>(bytes)) + " " + units[u];
+}
+
+// mean_and_se: the mean of `xs` and its standard error (0 for one value).
+std::pair<double, double> mean_and_se(const std::vector<double>& xs) {
+  double sum = 0;
+  for (double x : xs) sum += x;
+  const double n = static_cast<double>(xs.size()), mean = sum / n;
+  if (xs.size() < 2) return {mean, 0};
+  double ss = 0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  return {mean, std::sqrt(ss / (n - 1) / n)};
 }
 
 const NotifyBenchRow* find_notify(std::span<const NotifyBenchRow> rows, std::string_view test,
@@ -226,6 +263,17 @@ Result<LinkFit> fit_link_format(const LinkFormat& base, int64_t links,
   fit.format = best;
   fit.rows = rows.size();
   fit.rms_log_error = std::sqrt(best_cost / static_cast<double>(rows.size()));
+  // Fitted values: six discrete ones and the continuous ones.
+  const int fitted = 6 + 2 + (best.partial_line_bytes > 0 ? 1 : 0);
+  if (static_cast<int>(rows.size()) > fitted) {
+    const double variance = best_cost / static_cast<double>(static_cast<int>(rows.size()) - fitted);
+    const double inf = std::numeric_limits<double>::infinity();
+    fit.link_efficiency_se = conditional_se(best, &LinkFormat::link_efficiency, cost, variance, 1);
+    fit.max_packets_per_s_se =
+        conditional_se(best, &LinkFormat::max_packets_per_s, cost, variance, inf);
+    fit.partial_line_writes_per_s_se =
+        conditional_se(best, &LinkFormat::partial_line_writes_per_s, cost, variance, inf);
+  }
   return fit;
 }
 
@@ -247,6 +295,21 @@ struct Calibrator {
     }
   }
 
+  // uncertainty: the standard error `se` recorded for the preset (none: 0).
+  void uncertainty(const std::string& key, double se) {
+    if (se > 0 && std::isfinite(se)) {
+      out.platform.uncertainties[key] = round_significant(se, 2);
+    } else {
+      out.platform.uncertainties.erase(key);
+    }
+  }
+  // fitted: `value` rounded to the digits its standard error leaves
+  // (round_to_uncertainty), and the error recorded.
+  void fitted(const std::string& key, double& value, double se = 0) {
+    value = round_to_uncertainty(value, se);
+    uncertainty(key, se);
+  }
+
   Status link(const char* section, LinkFormat& format, const std::string& target, int64_t links,
               const char* label) {
     std::vector<LinkBenchRow> rows;
@@ -258,6 +321,10 @@ struct Calibrator {
     format = fit->format;
     (target == "peer" ? out.gpu_link_fit : out.host_link_fit) = *fit;
     std::string s = section;
+    fitted(s + ".link_efficiency", format.link_efficiency, fit->link_efficiency_se);
+    fitted(s + ".max_packet_rate", format.max_packets_per_s, fit->max_packets_per_s_se);
+    fitted(s + ".partial_line_write_rate", format.partial_line_writes_per_s,
+           fit->partial_line_writes_per_s_se);
     const std::string what = "SM " + target + " stores/loads 1-256 B and >= 256 MiB copies";
     for (const char* key :
          {"header", "data_granule", "full_write_granule", "partial_write_extra", "max_payload",
@@ -304,6 +371,19 @@ struct Calibrator {
                                 ": copy-engine fit gave a non-positive "
                                 "initiation or bandwidth");
     const double bw = 1e9 / ns_per_byte;
+    // Standard errors: residual variance x (X'WX)^-1.
+    double a_se = 0, bw_se = 0;
+    if (n > 2) {
+      double rss = 0;
+      for (const LinkBenchRow& r : in.link_bench) {
+        if (r.test != "ce_write" || r.target != "peer" || r.pattern != "single") continue;
+        const double e = r.time_ns - a_ns - ns_per_byte * r.write_bytes;
+        rss += e * e / (r.time_ns * r.time_ns);
+      }
+      const double variance = rss / (n - 2);
+      a_se = std::sqrt(variance * s22 / det);
+      bw_se = bw * std::sqrt(variance * s11 / det) / ns_per_byte;
+    }
     const LinkBenchRow* smallest = nullptr;
     for (const LinkBenchRow& r : in.link_bench)
       if (r.test == "ce_write" && r.target == "peer" && r.pattern == "batch" &&
@@ -313,10 +393,12 @@ struct Calibrator {
     if (smallest) {
       ce.host_initiation_ns = std::max(
           0.0, (smallest->time_ns - smallest->payload_bytes * ns_per_byte) / smallest->accesses);
+      fitted("copy_engine.host_initiation", ce.host_initiation_ns);  // one row: no error
     }
     // Start and completion are not separable in these data: all in engine_start.
     ce.completion_ns = 0;
     ce.engine_start_ns = std::max(0.0, a_ns - ce.host_initiation_ns - link.one_way_latency_ns());
+    fitted("copy_engine.engine_start", ce.engine_start_ns, a_se);
     // One copy reaches the link's peak, so one engine; its window must cover
     // the fitted bandwidth at the link round trip. (The proposed DMA agent is
     // not fitted: its sizes follow design rules, hw_model/hardware_sizing.h.)
@@ -324,7 +406,11 @@ struct Calibrator {
         std::ceil(bw * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes);
     ce.engines = 1;
     ce.outstanding_packets = static_cast<int64_t>(window_packets);
+    // The window is the rule's whole count; its error follows the bandwidth's.
+    uncertainty("copy_engine.outstanding_packets",
+                bw_se * 2 * link.one_way_latency_ns() * 1e-9 / link.format().max_payload_bytes);
     out.platform.software.memcpy_initiation_ns = a_ns;
+    fitted("software.memcpy_initiation", out.platform.software.memcpy_initiation_ns, a_se);
     const std::string what = "cudaMemcpyPeerAsync 4 KiB-1 GiB, T = a + size/B";
     for (const char* key : {"copy_engine.engines", "copy_engine.host_initiation",
                             "copy_engine.engine_start", "copy_engine.completion",
@@ -392,13 +478,24 @@ struct Calibrator {
     n.stream_write_value_ns = wv_visible;
     n.stream_wait_value_ns = std::max(0.0, wait_rtt - wv_visible);
     const std::string& f = in.notify_bench_file;
-    for (const char* key : {"notification.cpu_poll_period", "notification.cpu_poll_read",
-                            "notification.gpu_store_to_host", "notification.gpu_poll_period",
-                            "notification.cpu_store_visible", "notification.gpu_poll_read",
-                            "notification.kernel_launch", "notification.kernel_launch_cpu",
-                            "notification.cdp_launch", "notification.cdp_tail_launch",
-                            "notification.stream_write_value", "notification.stream_wait_value"})
+    // Medians of single rows: no error from a fit, kFallbackDigits digits.
+    const std::pair<const char*, double*> values[] = {
+        {"notification.cpu_poll_period", &n.cpu_poll_period_ns},
+        {"notification.cpu_poll_read", &n.cpu_poll_read_ns},
+        {"notification.gpu_store_to_host", &n.gpu_store_to_host_ns},
+        {"notification.gpu_poll_period", &n.gpu_poll_period_ns},
+        {"notification.cpu_store_visible", &n.cpu_store_visible_ns},
+        {"notification.gpu_poll_read", &n.gpu_poll_read_ns},
+        {"notification.kernel_launch", &n.kernel_launch_ns},
+        {"notification.kernel_launch_cpu", &n.kernel_launch_cpu_ns},
+        {"notification.cdp_launch", &n.cdp_launch_ns},
+        {"notification.cdp_tail_launch", &n.cdp_tail_launch_ns},
+        {"notification.stream_write_value", &n.stream_write_value_ns},
+        {"notification.stream_wait_value", &n.stream_wait_value_ns}};
+    for (const auto& [key, value] : values) {
+      fitted(key, *value);
       note(key, f, "median of 1000 repetitions");
+    }
     Result<NotificationModel> m = NotificationModel::create(n);
     if (!m.ok()) return m.error();
     auto lat = [&](NotificationPath p) { return m->cost(p).latency_ns; };
@@ -448,56 +545,89 @@ struct Calibrator {
     };
     // Copy-bound polling rows: at least twice the no-transfer time; 4 KiB
     // chunks carry a per-chunk cost the model does not have.
-    double su = 0, suu = 0;
+    std::vector<double> per_thread_bw;
     for (const ProactMicroRow& r : rows) {
       if (r.mechanism != "polling" || base(r) <= 0 || r.chunk_bytes < 16384) continue;
       if (r.time_ms < 2 * base(r)) continue;
-      double c = bytes / (static_cast<double>(r.threads) * r.time_ms * 1e-3);
-      su += c, suu += c * c;
+      per_thread_bw.push_back(bytes / (static_cast<double>(r.threads) * r.time_ms * 1e-3));
     }
-    if (suu == 0)
+    if (per_thread_bw.empty())
       return make_error(in.proact_micro_file + ": no copy-bound polling rows (time >= 2x 'none')");
     SoftwareConfig& sw = out.platform.software;
-    sw.copy_bw_per_thread_bytes_per_s = suu / su;  // residuals c·(1/rate) − 1
+    // Least squares on the relative residuals c·x − 1, x = 1/rate: x = Σc / Σc².
+    double su = 0, suu = 0;
+    for (double c : per_thread_bw) su += c, suu += c * c;
+    sw.copy_bw_per_thread_bytes_per_s = suu / su;
+    double rate_se = 0;
+    if (per_thread_bw.size() > 1) {
+      double rss = 0;
+      for (double c : per_thread_bw)
+        rss += (c / sw.copy_bw_per_thread_bytes_per_s - 1) *
+               (c / sw.copy_bw_per_thread_bytes_per_s - 1);
+      const double x_se = std::sqrt(rss / static_cast<double>(per_thread_bw.size() - 1) / suu);
+      rate_se = x_se * sw.copy_bw_per_thread_bytes_per_s * sw.copy_bw_per_thread_bytes_per_s;
+    }
+    fitted("software.copy_bw_per_thread", sw.copy_bw_per_thread_bytes_per_s, rate_se);
     const double per_thread = sw.copy_bw_per_thread_bytes_per_s;
     auto rate = [&](int64_t threads) {
       return std::min(static_cast<double>(threads) * per_thread, sm_link_bw);
     };
-    double log_sum = 0;
-    int log_n = 0;
+    std::vector<double> slowdown_logs;
     for (const ProactMicroRow& r : rows) {
       if (r.mechanism != "polling" || base(r) <= 0) continue;
       double tail_ms = std::min(r.chunk_bytes, bytes) / rate(r.threads) * 1e3;
       // Only rows the compute side dominates: not copy-bound, short last chunk.
       if (bytes / rate(r.threads) * 1e3 >= base(r) || tail_ms > 0.1 * r.time_ms) continue;
-      log_sum += std::log((r.time_ms - tail_ms) / base(r));
-      ++log_n;
+      slowdown_logs.push_back(std::log((r.time_ms - tail_ms) / base(r)));
     }
-    if (log_n > 0) sw.polling_sm_share = std::clamp(1 - std::exp(-log_sum / log_n), 0.0, 0.99);
+    const size_t log_n = slowdown_logs.size();
+    if (log_n > 0) {
+      const auto [mean, mean_se] = mean_and_se(slowdown_logs);
+      sw.polling_sm_share = std::clamp(1 - std::exp(-mean), 0.0, 0.99);
+      fitted("software.polling_sm_share", sw.polling_sm_share, std::exp(-mean) * mean_se);
+    }
     // CDP: launch-bound rows are those far above no-transfer + link copy time.
     double sny = 0, snn = 0;
     const double copy_ms = bytes / sm_link_bw * 1e3;
+    auto launch_bound = [&](const ProactMicroRow& r) {
+      return r.mechanism == "cdp" && base(r) > 0 && r.time_ms >= 2 * (base(r) + copy_ms);
+    };
+    int cdp_n = 0;
     for (const ProactMicroRow& r : rows) {
-      if (r.mechanism != "cdp" || base(r) <= 0) continue;
-      if (r.time_ms < 2 * (base(r) + copy_ms)) continue;
+      if (!launch_bound(r)) continue;
       double chunks = bytes / r.chunk_bytes, w = 1 / (r.time_ms * r.time_ms);
       sny += w * chunks * (r.time_ms - base(r)), snn += w * chunks * chunks;
+      ++cdp_n;
     }
-    if (snn > 0) sw.cdp_launch_interval_ns = sny / snn * 1e6;
+    if (snn > 0) {
+      const double interval_ms = sny / snn;  // weighted least squares through 0
+      double rss = 0;
+      for (const ProactMicroRow& r : rows) {
+        if (!launch_bound(r)) continue;
+        const double e = r.time_ms - base(r) - bytes / r.chunk_bytes * interval_ms;
+        rss += e * e / (r.time_ms * r.time_ms);
+      }
+      const double se_ms = cdp_n > 1 ? std::sqrt(rss / (cdp_n - 1) / snn) : 0;
+      sw.cdp_launch_interval_ns = interval_ms * 1e6;
+      fitted("software.cdp_launch_interval", sw.cdp_launch_interval_ns, se_ms * 1e6);
+    }
     // TMA agent: rows whose one chunk is the whole output (its copy starts
     // when the kernel ends: time - none is the copy) and that the link does
     // not bound: a CTA's slice turnaround = CTAs x slice / rate.
-    double tma_sum = 0;
-    int tma_n = 0;
+    std::vector<double> turnarounds_ns;
     for (const ProactMicroRow& r : rows) {
       if (r.mechanism != "polling_tma" || base(r) <= 0 || r.chunk_bytes < bytes) continue;
       const double rate = bytes / ((r.time_ms - base(r)) * 1e-3);
       if (!(rate > 0) || rate >= 0.9 * sm_link_bw) continue;
       const double ctas = std::max<double>(1, std::floor(static_cast<double>(r.threads) / 32));
-      tma_sum += ctas * std::min(sw.agent_slice_bytes, r.chunk_bytes) / rate * 1e9;
-      ++tma_n;
+      turnarounds_ns.push_back(ctas * std::min(sw.agent_slice_bytes, r.chunk_bytes) / rate * 1e9);
     }
-    if (tma_n > 0) sw.tma_slice_turnaround_ns = tma_sum / tma_n;
+    const size_t tma_n = turnarounds_ns.size();
+    if (tma_n > 0) {
+      const auto [mean, se] = mean_and_se(turnarounds_ns);
+      sw.tma_slice_turnaround_ns = mean;
+      fitted("software.tma_slice_turnaround", sw.tma_slice_turnaround_ns, se);
+    }
     const std::string what = "PROACT micro, 256 MiB per GPU";
     note("software.copy_bw_per_thread", in.proact_micro_file, what + ", copy-bound polling rows");
     if (log_n > 0)

@@ -62,6 +62,13 @@ struct LinkFit {
   LinkFormat format;
   double rms_log_error = 0;  ///< sqrt(mean(ln(model / measured)^2)).
   size_t rows = 0;
+  /// One standard error of each continuous value (0: unconstrained by the
+  /// rows, e.g. a rate limit no row reaches): the distance either way, the
+  /// others held, at which the summed squared log error rises by the residual
+  /// variance (sum / (rows - fitted values)); the larger side.
+  double link_efficiency_se = 0;
+  double max_packets_per_s_se = 0;
+  double partial_line_writes_per_s_se = 0;
 };
 // fit_link_format: starting from `base`, fit header, data granule,
 // full-write granule, partial-write extra, max payload and completion header
@@ -101,7 +108,10 @@ struct CalibrationResult {
   LinkFit host_link_fit;
 };
 
-// calibrate: fit `base` to the inputs. The GPU link is fitted to the `peer`
+// calibrate: fit `base` to the inputs. Each fitted value is rounded to the
+// digits its standard error leaves (round_to_uncertainty; 4 significant
+// digits where the fit gives none: medians, single rows) and the error is
+// recorded in Platform::uncertainties. The GPU link is fitted to the `peer`
 // rows (over topology.links_per_gpu_pair links), the host link to the `host`
 // rows. Errors: missing rows needed for a fit, or a fit that fails validation.
 Result<CalibrationResult> calibrate(const Platform& base, const CalibrationInputs& inputs);

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/number.h"
+
 namespace xferlab::hw_model {
 namespace {
 
@@ -133,8 +135,51 @@ TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
   ASSERT_TRUE(set_parameter(base, "software.tma_slice_turnaround", "0ns").ok());
   Result<CalibrationResult> r = calibrate(base, in);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_NEAR(r->platform.software.tma_slice_turnaround_ns, 32 * 16384 / 200e9 * 1e9, 1e-6);
+  // One row: no error from the fit, so 4 significant digits (2621.44 ns).
+  EXPECT_EQ(r->platform.software.tma_slice_turnaround_ns, 2621);
+  EXPECT_EQ(r->platform.uncertainties.count("software.tma_slice_turnaround"), 0u);
   EXPECT_NE(r->platform.fitted_on.find("x/micro.csv"), std::string::npos) << r->platform.fitted_on;
+}
+
+// Noisy copy-engine rows (T = 9 us + size / 390 GB/s, +-2 % alternately):
+// the fit's standard errors are recorded, the values rounded to the digits
+// they leave, and both survive the preset's text.
+TEST(CalibrateTest, FittedValuesCarryTheirStandardError) {
+  CalibrationInputs in;
+  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
+  in.link_bench_file = "synthetic.csv";
+  int i = 0;
+  for (double s : {4096.0, 65536.0, 1048576.0, 16777216.0, 67108864.0, 268435456.0}) {
+    const double t = (9000 + s / 390e9 * 1e9) * (i++ % 2 ? 1.02 : 0.98);
+    in.link_bench.push_back({"ce_write", "peer", "single", s, s, 1, s, t, s / t * 1e9, 0});
+  }
+  Platform base = *load_platform("h200x2_nvlink4");
+  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
+  ASSERT_TRUE(set_parameter(base, "host_link.format", "pcie5").ok());
+  Result<CalibrationResult> r = calibrate(base, in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Platform& p = r->platform;
+  // 2 % scatter on 9 us: an intercept error of the order of 100 ns.
+  const double se = p.uncertainties.at("software.memcpy_initiation");
+  EXPECT_GT(se, 20);
+  EXPECT_LT(se, 500);
+  EXPECT_EQ(se, round_significant(se, 2));
+  EXPECT_EQ(p.software.memcpy_initiation_ns,
+            round_to_uncertainty(p.software.memcpy_initiation_ns, se));
+  EXPECT_NEAR(p.software.memcpy_initiation_ns, 9000, 3 * se);
+  EXPECT_EQ(p.uncertainties.at("copy_engine.engine_start"), se);
+  EXPECT_GT(p.uncertainties.at("copy_engine.outstanding_packets"), 0);
+  // host_initiation comes from no row here (no batch rows): untouched, no error.
+  EXPECT_EQ(p.uncertainties.count("copy_engine.host_initiation"), 0u);
+  // Exact link rows: the packet rate limit is recovered and bounded.
+  EXPECT_GT(p.uncertainties.at("gpu_link.max_packet_rate"), 0);
+  const std::string text = dump_platform(p);
+  EXPECT_NE(text.find("memcpy_initiation = { value = \""), std::string::npos);
+  EXPECT_NE(text.find(", uncertainty = \""), std::string::npos);
+  Result<Platform> again = parse_platform(text, "calibrated.toml");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->uncertainties, p.uncertainties);
+  EXPECT_EQ(dump_platform(*again), text);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -144,6 +145,7 @@ struct Field {
   std::function<Status(Platform&, std::string_view)> set;
   /// "" or "VALUE is outside the plausible range A..B" (Param::plausible).
   std::function<std::string(const Platform&)> implausible;
+  Unit unit;  ///< of a kQuantity or kNumber value (and its uncertainty).
 
   std::string dotted() const { return section.empty() ? key : section + "." + key; }
 };
@@ -167,13 +169,14 @@ template <typename C>
 void add_section(std::vector<Field>& out, const char* section, C Platform::*member) {
   for (const Param<C>& p : C::params()) {
     const Param<C>* param = &p;
-    out.push_back(Field{
-        section, p.key, kind_of(p), param_unit_text(p), p.description,
-        [param, member](const Platform& pl) { return param_value_text(*param, pl.*member); },
-        [param, member](Platform& pl, std::string_view v) {
-          return set_param_from_text(*param, pl.*member, v);
-        },
-        [param, member](const Platform& pl) { return implausible_value(*param, pl.*member); }});
+    out.push_back(
+        Field{section, p.key, kind_of(p), param_unit_text(p), p.description,
+              [param, member](const Platform& pl) { return param_value_text(*param, pl.*member); },
+              [param, member](Platform& pl, std::string_view v) {
+                return set_param_from_text(*param, pl.*member, v);
+              },
+              [param, member](const Platform& pl) { return implausible_value(*param, pl.*member); },
+              p.unit});
   }
 }
 
@@ -191,7 +194,7 @@ void add_link_section(std::vector<Field>& out, const char* section, LinkFormat P
                         pl.*member = *f;
                         return Status::Ok();
                       },
-                      [](const Platform&) { return std::string(); }});
+                      [](const Platform&) { return std::string(); }, Unit::kNone});
   add_section(out, section, member);
 }
 
@@ -205,7 +208,7 @@ const std::vector<Field>& fields() {
                           pl.*m = std::string(v);
                           return Status::Ok();
                         },
-                        [](const Platform&) { return std::string(); }});
+                        [](const Platform&) { return std::string(); }, Unit::kNone});
     };
     top("name", &Platform::name, "preset name");
     top("description", &Platform::description, "one-line description");
@@ -474,6 +477,12 @@ std::string toml_value(const Field& f, const std::string& text) {
   return toml_string(text);
 }
 
+// uncertainty_text: as the value is written (a quantity with its unit).
+std::string uncertainty_text(const Field& f, double uncertainty) {
+  return f.kind == Field::Kind::kQuantity ? toml_string(format_quantity(uncertainty, f.unit))
+                                          : format_plain(uncertainty);
+}
+
 }  // namespace
 
 std::string dump_platform(const Platform& platform, bool mark_defaults) {
@@ -499,9 +508,17 @@ std::string dump_platform(const Platform& platform, bool mark_defaults) {
     }
     std::string value = toml_value(f, f.get(platform));
     auto it = platform.sources.find(f.dotted());
-    if (it != platform.sources.end() && !f.section.empty()) {
-      out << f.key << " = { value = " << value << ", source = " << toml_string(it->second)
-          << " }\n";
+    auto u = platform.uncertainties.find(f.dotted());
+    if (f.section.empty()) {
+      it = platform.sources.end();
+      u = platform.uncertainties.end();
+    }
+    if (it != platform.sources.end() || u != platform.uncertainties.end()) {
+      out << f.key << " = { value = " << value;
+      if (u != platform.uncertainties.end())
+        out << ", uncertainty = " << uncertainty_text(f, u->second);
+      if (it != platform.sources.end()) out << ", source = " << toml_string(it->second);
+      out << " }\n";
     } else {
       out << f.key << " = " << value;
       if (std::find(defaulted.begin(), defaulted.end(), f.dotted()) != defaulted.end())
@@ -527,14 +544,34 @@ Result<std::string> node_text(const toml::node& node, const Field& f) {
   return make_error("expected a " + f.unit_text + " value");
 }
 
+// parse_uncertainty: a value table's `uncertainty`, written as its value is
+// (a quantity with its unit, a bare number for numbers and counts); >= 0.
+Result<double> parse_uncertainty(const Field& f, const toml::node& node) {
+  Result<double> sigma = make_error("only numeric keys have an uncertainty");
+  if (f.kind == Field::Kind::kQuantity) {
+    if (!node.is_string()) return make_error("must be a " + f.unit_text + " with its unit");
+    sigma = parse_quantity(node.as_string()->get(), f.unit);
+  } else if (f.kind == Field::Kind::kNumber || f.kind == Field::Kind::kCount) {
+    if (const auto* d = node.as_floating_point())
+      sigma = d->get();
+    else if (const auto* i = node.as_integer())
+      sigma = static_cast<double>(i->get());
+    else
+      return make_error("must be a number");
+  }
+  if (sigma.ok() && !(*sigma >= 0 && std::isfinite(*sigma)))
+    return make_error("must be >= 0 and finite");
+  return sigma;
+}
+
 Status apply(Platform& p, std::string_view file, const Field& f, const toml::node& node) {
   const toml::node* value = &node;
   if (const auto* table = node.as_table()) {
-    // { value = ..., source = "..." }
+    // { value = ..., uncertainty = ..., source = "..." }
     for (auto&& [k, v] : *table) {
-      if (k.str() != "value" && k.str() != "source")
+      if (k.str() != "value" && k.str() != "source" && k.str() != "uncertainty")
         return make_error(where(file, v) + "key '" + f.dotted() + "." + std::string(k.str()) +
-                          "': unknown; a value table holds 'value' and 'source'");
+                          "': unknown; a value table holds 'value', 'uncertainty' and 'source'");
     }
     value = table->get("value");
     if (value == nullptr)
@@ -543,6 +580,13 @@ Status apply(Platform& p, std::string_view file, const Field& f, const toml::nod
       if (!src->is_string())
         return make_error(where(file, *src) + "key '" + f.dotted() + ".source': must be a string");
       p.sources[f.dotted()] = src->as_string()->get();
+    }
+    if (const toml::node* u = table->get("uncertainty")) {
+      Result<double> sigma = parse_uncertainty(f, *u);
+      if (!sigma.ok())
+        return make_error(where(file, *u) + "key '" + f.dotted() +
+                          ".uncertainty': " + sigma.error().message);
+      p.uncertainties[f.dotted()] = *sigma;
     }
   }
   if (f.kind == Field::Kind::kQuantity && !value->is_string() &&

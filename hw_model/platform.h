@@ -101,6 +101,12 @@ struct Platform {
   SoftwareConfig software;
 
   std::map<std::string, std::string> sources;  ///< "section" or "section.key" -> source note.
+  /// "section.key" -> one standard error of a fitted value, in the key's
+  /// base unit (ns, B/s, ...), from the fit's residuals (xferlab calibrate,
+  /// docs/calibration.md). Written in the value table: { value = "5.622us",
+  /// uncertainty = "31ns", source = "..." }. Documentation only: the models
+  /// use the value.
+  std::map<std::string, double> uncertainties;
   /// Keys given explicitly (in the file, by set_parameter); a link section's
   /// other keys come with its `format`. Every other key takes the model
   /// default (defaulted_keys).

@@ -210,6 +210,37 @@ TEST(Platform, AutoIsTextInPresetsAndSet) {
   EXPECT_FALSE(p.validate().ok());  // auto means something only for the sized keys
 }
 
+// A value table's uncertainty: written with the value's unit, read back to
+// the same number; one-line errors for a missing unit, a text key or < 0.
+TEST(Platform, UncertaintyInValueTables) {
+  const std::string head = "name = \"u\"\n[gpu]\ncount = 2\n[copy_engine]\n";
+  Result<Platform> p = parse_platform(
+      head + "engine_start = { value = \"5.622us\", uncertainty = \"85ns\", source = \"fit\" }\n",
+      "u.toml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->uncertainties.at("copy_engine.engine_start"), 85);
+  EXPECT_NE(dump_platform(*p).find(
+                "engine_start = { value = \"5.622us\", uncertainty = \"85ns\", source = \"fit\" }"),
+            std::string::npos);
+  Result<Platform> bare =
+      parse_platform(head + "engine_start = { value = \"5.622us\", uncertainty = 85 }\n", "u.toml");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.error().message,
+            "u.toml:5: key 'copy_engine.engine_start.uncertainty': must be a time with its unit");
+  Result<Platform> negative =
+      parse_platform(head + "engines = { value = 1, uncertainty = -1 }\n", "u.toml");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().message,
+            "u.toml:5: key 'copy_engine.engines.uncertainty': must be >= 0 and finite");
+  Result<Platform> text = parse_platform(
+      "name = \"u\"\n[gpu]\ncount = 2\nmodel = { value = \"x\", "
+      "uncertainty = 1 }\n",
+      "u.toml");
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.error().message.find("only numeric keys have an uncertainty"), std::string::npos)
+      << text.error().message;
+}
+
 TEST(Platform, MalformedCorpus) {
   // Unknown key, with the closest known key suggested.
   EXPECT_EQ(error_of("name = \"x\"\n[gpu]\ncount = 2\nsm_cont = 80\n"),
@@ -245,7 +276,8 @@ TEST(Platform, MalformedCorpus) {
             "'nvlink1'?");
   EXPECT_EQ(error_of("[gpu]\ncount = \n").rfind("bad.toml:2: ", 0), 0u);
   EXPECT_EQ(error_of("[gpu]\nmodel = { value = \"x\", sorce = \"y\" }\n"),
-            "bad.toml:2: key 'gpu.model.sorce': unknown; a value table holds 'value' and 'source'");
+            "bad.toml:2: key 'gpu.model.sorce': unknown; a value table holds 'value', "
+            "'uncertainty' and 'source'");
 }
 
 TEST(Platform, FindPreset) {

@@ -104,6 +104,17 @@ TEST(PlatformCli, ListShowKeys) {
   CliRun keys = platform({"keys", "--format", "csv"});
   ASSERT_EQ(keys.code, 0);
   EXPECT_NE(keys.out.find("counter_unit.update_latency_cycles,count,20,"), std::string::npos);
+  // Enums: the choices in the description, the unit column says "choice".
+  EXPECT_NE(keys.out.find("topology.kind,choice,direct_pair,\"how GPUs are joined (one of: "
+                          "direct_pair, nvlink_mesh, nvswitch, pcie_tree)\""),
+            std::string::npos);
+  EXPECT_NE(keys.out.find("gpu_link.format,choice,pcie3,\"builtin interconnect the other keys of "
+                          "this section modify (one of: pcie1, "),
+            std::string::npos);
+  // A fitted value's uncertainty is in what show prints.
+  EXPECT_NE(platform({"show", "h200x2_nvlink4"})
+                .out.find("engine_start = { value = \"5.622us\", uncertainty = \"85ns\""),
+            std::string::npos);
 }
 
 // The window `platform show` sizes is the one replay sizes: the simulated

@@ -15,8 +15,8 @@
 # Usage: fit_copy_engine.sh [DIR]   (DIR: this folder's parent by default)
 set -euo pipefail
 dir=${1:-$(dirname "$0")/..}
-host_ns=2577.630567432185    # h200x2_nvlink4 copy_engine.host_initiation
-start_ns=5622.26969781312     # h200x2_nvlink4 copy_engine.engine_start
+host_ns=2578                  # h200x2_nvlink4 copy_engine.host_initiation
+start_ns=5622                 # h200x2_nvlink4 copy_engine.engine_start
 one_way_ns=1650               # 2 x gpu_link.latency 700 ns + NVSwitch 250 ns [U] (hw_model::switched_path_latency_ns)
 payload=512                   # gpu_link.max_payload (2x H200 calibration)
 for f in micro_g4.csv chosen_micro_g4.csv micro_um_g4.csv micro_cdp_g4.csv; do
