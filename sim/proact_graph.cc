@@ -236,21 +236,7 @@ class Builder {
   // until at most a window of written chunks is undelivered, so a stall
   // shifts the rest of the kernel.
   uint32_t inline_stores(const KernelInput& k) {
-    const MechanismCosts& c = m_.costs;
-    const std::vector<Target> ds = proact::targets(m_, aggregate_, k);
-    const double store0 = c.inline_store_bytes > 0 ? c.inline_store_bytes
-                          : k.chunks.empty()       ? 4
-                                                   : k.chunks.front().store_bytes;
-    const double chunk0 = proact::max_chunk_bytes(k);
-    const size_t window =
-        proact::window_chunks(m_, k,
-                              m_.gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
-        ds.size();
-    std::vector<uint32_t> by_first(k.chunks.size());
-    for (uint32_t i = 0; i < by_first.size(); ++i) by_first[i] = i;
-    std::stable_sort(by_first.begin(), by_first.end(), [&](uint32_t a, uint32_t b) {
-      return k.chunks[a].first_write_ns < k.chunks[b].first_write_ns;
-    });
+    const proact::InlinePlan plan = proact::inline_plan(m_, aggregate_, k);
     uint32_t cur = pin(k.gpu, k.begin_ns);  // the kernel at trace time `at` (plus its stalls)
     double at = 0;
     auto advance = [&](double to_ns) {
@@ -261,34 +247,28 @@ class Builder {
     };
     std::vector<std::vector<uint32_t>> writing(k.chunks.size());
     std::deque<uint32_t> written;
-    size_t next_start = 0;
-    for (uint32_t i = 0; i < k.chunks.size(); ++i) {
-      const ChunkInput& ch = k.chunks[i];
-      while (next_start < by_first.size() &&
-             k.chunks[by_first[next_start]].first_write_ns <= ch.ready_ns) {
-        const uint32_t j = by_first[next_start++];
-        const ChunkInput& cj = k.chunks[j];
-        advance(cj.first_write_ns);
-        const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
-        const WireCost cost =
-            m_.gpu_link.stores(std::ceil(static_cast<double>(cj.size_bytes) / store), store);
-        for (Target d : ds) {
-          writing[j].push_back(
-              flight(cur, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
-        }
+    auto start = [&](uint32_t j) {
+      const ChunkInput& cj = k.chunks[j];
+      advance(cj.first_write_ns);
+      for (Target d : plan.targets) {
+        writing[j].push_back(
+            flight(cur, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), plan.stores[j]));
       }
-      advance(ch.ready_ns);
+    };
+    auto ready = [&](uint32_t i) {
+      advance(k.chunks[i].ready_ns);
       for (uint32_t f : writing[i]) written.push_back(f);
-      if (written.size() > window) {
+      if (written.size() > plan.window) {
         const uint32_t waited = g().join(k.gpu);
         g().after(waited, cur);
-        while (written.size() > window) {
+        while (written.size() > plan.window) {
           g().after(waited, written.front());
           written.pop_front();
         }
         cur = waited;
       }
-    }
+    };
+    plan.walk(k, start, ready);
     advance(k.duration_ns);
     return cur;
   }

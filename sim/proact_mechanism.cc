@@ -251,6 +251,30 @@ double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech
   return w.packets > 0 ? w.wire_bytes / w.packets : w.wire_bytes;
 }
 
+InlinePlan inline_plan(const Machine& m, bool aggregate, const KernelInput& k) {
+  const MechanismCosts& c = m.costs;
+  InlinePlan plan;
+  plan.targets = targets(m, aggregate, k);
+  const double store0 = c.inline_store_bytes > 0 ? c.inline_store_bytes
+                        : k.chunks.empty()       ? 4
+                                                 : k.chunks.front().store_bytes;
+  const double chunk0 = max_chunk_bytes(k);
+  plan.window =
+      window_chunks(m, k, m.gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
+      plan.targets.size();
+  plan.by_first.resize(k.chunks.size());
+  for (uint32_t i = 0; i < plan.by_first.size(); ++i) plan.by_first[i] = i;
+  std::stable_sort(plan.by_first.begin(), plan.by_first.end(), [&](uint32_t a, uint32_t b) {
+    return k.chunks[a].first_write_ns < k.chunks[b].first_write_ns;
+  });
+  for (const ChunkInput& ch : k.chunks) {
+    const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : ch.store_bytes;
+    plan.stores.push_back(
+        m.gpu_link.stores(std::ceil(static_cast<double>(ch.size_bytes) / store), store));
+  }
+  return plan;
+}
+
 PollingPlan polling_plan(const Machine& m, const KernelInput& k) {
   const MechanismCosts& c = m.costs;
   PollingPlan p;

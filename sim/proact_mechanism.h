@@ -89,6 +89,34 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech);
 // DMA packets for hardware, full-size packets otherwise.
 double packet_wire_bytes(const Machine& m, const ReplayInput& in, Mechanism mech);
 
+// InlinePlan: what the inline mechanism writes for one kernel. Each chunk's
+// stores go to every target from its first write on (flows start in
+// first-write order; chunks become ready in ready order, the trace's order),
+// one link transaction per costs.inline_store_bytes or the chunk's own store
+// size; at a chunk's ready time the producer stalls while more than `window`
+// written chunk transfers are undelivered.
+struct InlinePlan {
+  std::vector<Target> targets;
+  size_t window = 0;               ///< undelivered chunk transfers, all targets.
+  std::vector<uint32_t> by_first;  ///< chunk indices in first-write order (stable).
+  std::vector<WireCost> stores;    ///< each chunk's stores on the GPU link.
+
+  // walk: the kernel's events in time order: start(j) at chunk j's first
+  // write, ready(i) at chunk i's ready time (first write <= ready, so a
+  // chunk starts before it is ready).
+  template <typename Start, typename Ready>
+  void walk(const KernelInput& k, Start&& start, Ready&& ready) const {
+    size_t next = 0;
+    for (uint32_t i = 0; i < k.chunks.size(); ++i) {
+      while (next < by_first.size() &&
+             k.chunks[by_first[next]].first_write_ns <= k.chunks[i].ready_ns)
+        start(by_first[next++]);
+      ready(i);
+    }
+  }
+};
+InlinePlan inline_plan(const Machine& m, bool aggregate, const KernelInput& k);
+
 // PollingPlan: how a polling agent (or its TMA variant) works through one
 // kernel's chunks (hw_model::static_agent_schedule).
 struct PollingPlan {

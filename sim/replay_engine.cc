@@ -243,47 +243,24 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
 // of written chunks may still be undelivered; the wait delays the rest of
 // the kernel (later first writes and ready times shift by the stall).
 void run_inline(Run& run, const KernelInput& k, double kb) {
-  const MechanismCosts& c = run.machine->costs;
-  const std::vector<Target> ds = targets(run, k);
-  const double store0 = c.inline_store_bytes > 0 ? c.inline_store_bytes
-                        : k.chunks.empty()       ? 4
-                                                 : k.chunks.front().store_bytes;
-  const double chunk0 = max_chunk_bytes(k);
-  const size_t window =
-      window_chunks(run, k,
-                    run.machine->gpu_link.stores(std::ceil(chunk0 / store0), store0).wire_bytes) *
-      ds.size();
-  // Chunks come in ready order; their flows start in first-write order.
-  std::vector<uint32_t> by_first(k.chunks.size());
-  for (uint32_t i = 0; i < by_first.size(); ++i) by_first[i] = i;
-  std::stable_sort(by_first.begin(), by_first.end(), [&](uint32_t a, uint32_t b) {
-    return k.chunks[a].first_write_ns < k.chunks[b].first_write_ns;
-  });
+  const proact::InlinePlan plan = proact::inline_plan(*run.machine, run.aggregate, k);
   std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
   std::deque<Flight> written;                                 // ready, maybe undelivered
-  size_t next_start = 0;
   double stall_ns = 0;
-  for (uint32_t i = 0; i < k.chunks.size(); ++i) {
-    const ChunkInput& ch = k.chunks[i];
-    // first_write <= ready, so chunk i itself starts in this loop.
-    while (next_start < by_first.size() &&
-           k.chunks[by_first[next_start]].first_write_ns <= ch.ready_ns) {
-      const uint32_t j = by_first[next_start++];
-      const ChunkInput& cj = k.chunks[j];
-      run.wait(kb + stall_ns + cj.first_write_ns, Cause::kCompute, k.gpu);
-      const double store = c.inline_store_bytes > 0 ? c.inline_store_bytes : cj.store_bytes;
-      const WireCost cost = run.machine->gpu_link.stores(
-          std::ceil(static_cast<double>(cj.size_bytes) / store), store);
-      for (Target d : ds) {
-        writing[j].push_back(
-            start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), cost));
-      }
+  auto start = [&](uint32_t j) {
+    const ChunkInput& cj = k.chunks[j];
+    run.wait(kb + stall_ns + cj.first_write_ns, Cause::kCompute, k.gpu);
+    for (Target d : plan.targets) {
+      writing[j].push_back(
+          start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), plan.stores[j]));
     }
-    run.wait(kb + stall_ns + ch.ready_ns, Cause::kCompute, k.gpu);
+  };
+  auto ready = [&](uint32_t i) {
+    run.wait(kb + stall_ns + k.chunks[i].ready_ns, Cause::kCompute, k.gpu);
     for (Flight& f : writing[i]) written.push_back(f);
     writing[i].clear();
     const double wait_from = now_ns();
-    while (written.size() > window) {
+    while (written.size() > plan.window) {
       finish_flight(run, written.front());
       written.pop_front();
     }
@@ -291,7 +268,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
       run.span("stall", "stall", k.gpu, TimelineTrack::kStream, 0, wait_from, now_ns());
       stall_ns += now_ns() - wait_from;
     }
-  }
+  };
+  plan.walk(k, start, ready);
   const double ke = kb + k.duration_ns + stall_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
