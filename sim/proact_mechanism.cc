@@ -43,21 +43,33 @@ std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput&
   return singles(ds);
 }
 
-bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate) {
-  if (!aggregate || m.topology != Topology::kSwitch || m.num_gpus <= 2) return false;
-  switch (mech) {
-    case Mechanism::kMemcpy: return false;
-    case Mechanism::kHardware:
-      if (!m.costs.dma_agent.fan_out) return false;
-      break;
-    default: break;
-  }
+namespace {
+
+// every_transfer_fans_out: mech's chunks all start to every peer at once and
+// every kernel sends to all peers (more than one).
+bool every_transfer_fans_out(const Machine& m, const ReplayInput& in, Mechanism mech) {
+  if (m.num_gpus <= 2 || mech == Mechanism::kMemcpy) return false;
+  if (mech == Mechanism::kHardware && !m.costs.dma_agent.fan_out) return false;
   for (const IterationInput& it : in.iterations) {
     for (const KernelInput& k : it.kernels) {
       if (dests(m, k).size() + 1 != m.num_gpus) return false;
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool mesh_fan_out(const Machine& m, const ReplayInput& in, Mechanism mech) {
+  return m.topology == Topology::kDirect && every_transfer_fans_out(m, in, mech);
+}
+
+bool fan_out_aggregation(const Machine& m, const ReplayInput& in, Mechanism mech, bool requested) {
+  return requested && (m.topology == Topology::kSwitch || mesh_fan_out(m, in, mech));
+}
+
+bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate) {
+  return aggregate && m.topology != Topology::kPcieTree && every_transfer_fans_out(m, in, mech);
 }
 
 namespace {

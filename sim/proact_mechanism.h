@@ -36,14 +36,28 @@ std::vector<Target> singles(const std::vector<uint32_t>& ds);
 // flows.
 std::vector<Target> targets(const Machine& m, bool aggregate, const KernelInput& k);
 
-// independent_gpus: every GPU's transfers meet no other GPU's, so GPUs that
-// replay the same kernels behave the same (replica folding, docs/sim.md):
-// on a switch with fan-out aggregation every chunk is one comm through the
-// source's port to the next GPU's port, which carries that sender's comms
-// only; it holds for the mechanisms whose chunks all fan out at once (inline,
-// polling, cdp, hardware with dma_agent.fan_out, infinite) when every kernel
-// sends to all peers. Not memcpy, not hardware without fan-out (one copy per
-// destination, on the destinations' ports), not 2 GPUs, meshes or PCIe trees.
+// fan_out_aggregation: whether chunks that start to every peer at once are
+// one comm (targets(); docs/sim.md, "Fan-out aggregation"), when `requested`:
+// on a switch always (exact chunk by chunk); on a mesh of more than 2 GPUs
+// (kDirect: one link per pair, all alike) only when every transfer of the
+// run fans out so (mesh_fan_out), since the comm then leaves through a
+// virtual link standing for all of the GPU's pair links.
+bool fan_out_aggregation(const Machine& m, const ReplayInput& in, Mechanism mech, bool requested);
+
+// mesh_fan_out: on a mesh of more than 2 GPUs, every transfer of `mech`
+// goes to every peer at once: the mechanism's chunks all fan out together
+// (inline, polling, cdp, hardware with dma_agent.fan_out; not memcpy, whose
+// copies start one issue apart, nor hardware without fan-out) and every
+// kernel sends to all peers.
+bool mesh_fan_out(const Machine& m, const ReplayInput& in, Mechanism mech);
+
+// independent_gpus: with fan-out aggregation (`aggregate` =
+// fan_out_aggregation()), every GPU's transfers meet no other GPU's, so
+// GPUs that replay the same kernels behave the same (replica folding,
+// docs/sim.md): on a switch every chunk is one comm through the source's
+// port to the next GPU's port, which carries that sender's comms only; on a
+// mesh through the source's own fan-out link. Requires every transfer to
+// fan out (as mesh_fan_out; infinite has none). Not PCIe trees.
 bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate);
 
 // replica_weights: per GPU, how many GPUs its replay stands for: 1 + the

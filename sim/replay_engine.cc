@@ -125,7 +125,10 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
                     double payload, const WireCost& cost) {
   const double wire = cost.wire_bytes * to.copies;
   auto bytes = static_cast<uint64_t>(std::llround(wire));
-  sg4::CommPtr comm = run.platform.send(src, lane, to.dst, bytes);
+  // On a mesh a copy to every peer goes through the GPU's fan-out sink.
+  sg4::CommPtr comm = to.copies > 1 && run.platform.has_fan_out_sinks()
+                          ? run.platform.send_fan_out(src, lane, bytes)
+                          : run.platform.send(src, lane, to.dst, bytes);
   ++run.result.activities;
   const double replicas = run.weight[src];  // the same flight from each folded GPU
   run.result.payload_bytes += payload * to.copies * replicas;
@@ -165,15 +168,30 @@ void finish_flight(Run& run, Flight& f) {
            TimelineTrack::kLink, f.dst, f.start_ns, end);
 }
 
-// finish_any: waits until one of `flights` ends (the first to end), finishes
-// and removes it.
-void finish_any(Run& run, std::deque<Flight>& flights) {
+// finish_first_child: waits until every copy of one of `children` (each a
+// CDP child's copies in flight) has ended, copy by copy in the order they
+// end, and removes that child: a child's grid ends with its last copy.
+void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children) {
   std::vector<sg4::CommPtr> comms;
-  comms.reserve(flights.size());
-  for (const Flight& f : flights) comms.push_back(f.comm);
-  const auto i = static_cast<size_t>(sg4::Comm::wait_any(comms));
-  finish_flight(run, flights[i]);
-  flights.erase(flights.begin() + static_cast<std::ptrdiff_t>(i));
+  std::vector<std::pair<size_t, size_t>> where;  // child, copy of each comm
+  while (true) {
+    comms.clear();
+    where.clear();
+    for (size_t c = 0; c < children.size(); ++c) {
+      for (size_t j = 0; j < children[c].size(); ++j) {
+        comms.push_back(children[c][j].comm);
+        where.emplace_back(c, j);
+      }
+    }
+    const auto [c, j] = where[static_cast<size_t>(sg4::Comm::wait_any(comms))];
+    std::deque<Flight>& copies = children[c];
+    finish_flight(run, copies[j]);
+    copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(j));
+    if (copies.empty()) {
+      children.erase(children.begin() + static_cast<std::ptrdiff_t>(c));
+      return;
+    }
+  }
 }
 
 void finish_all(Run& run, std::deque<Flight>& flights) {
@@ -334,37 +352,40 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   for (auto& a : workers) a->join();
 }
 
-// cdp: the last writer of each chunk launches a child kernel that copies it.
-// At most gpu.max_resident_grids children run at once (the GPU's limit on
-// resident grids); a child launched beyond it starts when the first running
-// one ends. Without it every child launched stays in flight until the kernel
-// ends, and the max-min solver's work per event grows with all of them
-// (docs/sim.md, "Resident children").
+// cdp: the last writer of each chunk launches a child kernel that copies it
+// to every destination. At most gpu.max_resident_grids children run at once
+// (the GPU's limit on resident grids); a child launched beyond it starts when
+// the first running one ends, i.e. when the last of its copies ends. Without
+// it every child launched stays in flight until the kernel ends, and the
+// max-min solver's work per event grows with all of them (docs/sim.md,
+// "Resident children").
 void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<Target> ds = targets(run, k);
   const auto resident = static_cast<size_t>(run.machine->gpu.max_resident_grids);
-  std::deque<Flight> flights;
+  std::deque<std::deque<Flight>> children;  // running, each with its copies in flight
   const std::vector<double> starts = proact::cdp_child_starts(c, k, kb);
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
     run.step(kb + ch.ready_ns, Cause::kCompute, k.gpu);
     // Every grid slot taken: the child starts when the first running one
     // ends (launches keep their own pace; only the child's start moves).
-    while (!flights.empty() && flights.size() + ds.size() > resident * ds.size()) {
-      finish_any(run, flights);
-    }
+    while (!children.empty() && children.size() >= resident) finish_first_child(run, children);
     run.wait(starts[i], Cause::kLaunch, k.gpu);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);
     // Child i runs on lane i mod lanes (concurrent children, each capped).
     const uint32_t lane = run.lanes > 0 ? i % run.lanes : 0;
-    for (Target d : ds) flights.push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
+    if (ds.empty()) continue;  // no peer to copy to
+    children.emplace_back();
+    for (Target d : ds) {
+      children.back().push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
+    }
   }
   const double ke = kb + k.duration_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
-  finish_all(run, flights);
+  for (std::deque<Flight>& copies : children) finish_all(run, copies);
 }
 
 using proact::counter_triggers;
@@ -569,9 +590,11 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   const SourceLanes lanes = lanes_for(machine, options.mechanism);
   run.lane_cap_bytes_per_s = lanes.cap_bytes_per_s;
   run.lanes = lanes.lanes;
-  run.aggregate = options.aggregate_fan_out && machine.topology == Topology::kSwitch;
+  run.aggregate =
+      proact::fan_out_aggregation(machine, shared, options.mechanism, options.aggregate_fan_out);
   run.platform =
-      SimgridPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism));
+      SimgridPlatform::build(machine, lanes, packet_wire_bytes(machine, input, options.mechanism),
+                             run.aggregate && machine.topology == Topology::kDirect);
   run.egress_bytes.assign(machine.num_gpus, 0);
   // Timelines draw every GPU's spans, so they replay every GPU.
   run.weight = proact::replica_weights(

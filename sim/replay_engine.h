@@ -52,8 +52,10 @@ struct ReplayOptions {
   bool record_timeline = false;
   /// On a switch, send a chunk that goes to every peer at once as one comm
   /// of (peers x wire bytes) on the source's port instead of one comm per
-  /// peer: exact there (docs/sim.md, "Fan-out aggregation") and much faster
-  /// at 16 GPUs. false = one comm per destination everywhere.
+  /// peer; on a mesh the same through a link standing for all the GPU's pair
+  /// links, when every transfer fans out: exact (docs/sim.md, "Fan-out
+  /// aggregation") and much faster at 16 GPUs. false = one comm per
+  /// destination everywhere.
   bool aggregate_fan_out = true;
   /// Record the critical path and attribute the time (ReplayResult::attribution).
   /// Actor core only.

@@ -394,9 +394,9 @@ ReplayInput contended_two_gpus() {
   return in;
 }
 
-// A switch machine whose agents, children and DMA channels are capped lanes.
-Machine contended_switch(uint32_t gpus) {
-  Machine m = test_machine(gpus, Topology::kSwitch);
+// A machine whose agents, children and DMA channels are capped lanes.
+Machine contended_switch(uint32_t gpus, Topology topology = Topology::kSwitch) {
+  Machine m = test_machine(gpus, topology);
   m.costs.polling_sm_share = 0.1;
   m.costs.polling_period_ns = 300;
   m.costs.polling_copy_bw_bytes_per_s = 2e9;
@@ -427,44 +427,82 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
   }
 }
 
-// Replica folding: 2 GPUs' kernels replicated to 6 on a switch replay as 2
+// Replica folding: 2 GPUs' kernels replicated to 6 on a switch or a mesh
+// (with fan-out aggregation) replay as 2
 // GPUs with the same times, bytes, utilization and critical path as when
 // all 6 are replayed; memcpy and hardware without fan-out (copies per
 // destination, which meet at the destinations' ports) replay every GPU.
 TEST(ReplayEngine, FoldedReplicasMatchEveryGpuReplayed) {
   const ReplayInput in = replicate_gpus(contended_two_gpus(), 6);
-  Machine m = contended_switch(6);
   auto options = [](Mechanism mech, bool fold) {
     ReplayOptions o{mech, false, true, true};
     o.fold_replicas = fold;
     return o;
   };
-  for (Mechanism mech : kAllMechanisms) {
-    Result<ReplayResult> folded = simulate_isolated(in, m, options(mech, true));
-    Result<ReplayResult> every = simulate_isolated(in, m, options(mech, false));
-    ASSERT_TRUE(folded.ok() && every.ok()) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->exposed_ns, every->exposed_ns) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->transfer_busy_ns, every->transfer_busy_ns) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->link_utilization, every->link_utilization) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->wire_bytes, every->wire_bytes) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(folded->payload_bytes, every->payload_bytes) << mechanism_name(mech);
-    for (size_t c = 0; c < kCauseCount; ++c) {
-      EXPECT_DOUBLE_EQ(folded->attribution.ns[c], every->attribution.ns[c])
-          << mechanism_name(mech) << " cause " << c;
+  for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
+    SCOPED_TRACE(topology == Topology::kSwitch ? "switch" : "mesh");
+    Machine m = contended_switch(6, topology);
+    for (Mechanism mech : kAllMechanisms) {
+      Result<ReplayResult> folded = simulate_isolated(in, m, options(mech, true));
+      Result<ReplayResult> every = simulate_isolated(in, m, options(mech, false));
+      ASSERT_TRUE(folded.ok() && every.ok()) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->exposed_ns, every->exposed_ns) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->transfer_busy_ns, every->transfer_busy_ns) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->link_utilization, every->link_utilization) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->wire_bytes, every->wire_bytes) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(folded->payload_bytes, every->payload_bytes) << mechanism_name(mech);
+      for (size_t c = 0; c < kCauseCount; ++c) {
+        EXPECT_DOUBLE_EQ(folded->attribution.ns[c], every->attribution.ns[c])
+            << mechanism_name(mech) << " cause " << c;
+      }
+      if (mech == Mechanism::kMemcpy) {
+        EXPECT_EQ(folded->activities, every->activities) << mechanism_name(mech);
+      } else {
+        EXPECT_LT(folded->activities, every->activities) << mechanism_name(mech);
+      }
     }
-    if (mech == Mechanism::kMemcpy) {
-      EXPECT_EQ(folded->activities, every->activities) << mechanism_name(mech);
-    } else {
-      EXPECT_LT(folded->activities, every->activities) << mechanism_name(mech);
-    }
+    m.costs.dma_agent.fan_out = false;
+    Result<ReplayResult> folded = simulate_isolated(in, m, options(Mechanism::kHardware, true));
+    Result<ReplayResult> every = simulate_isolated(in, m, options(Mechanism::kHardware, false));
+    ASSERT_TRUE(folded.ok() && every.ok());
+    EXPECT_EQ(folded->activities, every->activities);
+    EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns);
   }
-  m.costs.dma_agent.fan_out = false;
-  Result<ReplayResult> folded = simulate_isolated(in, m, options(Mechanism::kHardware, true));
-  Result<ReplayResult> every = simulate_isolated(in, m, options(Mechanism::kHardware, false));
-  ASSERT_TRUE(folded.ok() && every.ok());
-  EXPECT_EQ(folded->activities, every->activities);
-  EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns);
+}
+
+// On a mesh of 4 GPUs a chunk to every peer is one comm through the GPU's
+// fan-out link (3 pair links' bandwidth): the same times as one comm per
+// pair link, while every transfer fans out; a kernel with a destination
+// mask keeps one comm per destination for the whole run.
+TEST(ReplayEngine, MeshFanOutMatchesPerDestinationComms) {
+  ReplayInput in = replicate_gpus(contended_two_gpus(), 4);
+  const Machine m = contended_switch(4, Topology::kDirect);
+  auto options = [](Mechanism mech, bool aggregate) {
+    ReplayOptions o{mech, false, aggregate};
+    o.fold_replicas = false;
+    return o;
+  };
+  for (Mechanism mech :
+       {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
+    Result<ReplayResult> agg = simulate_isolated(in, m, options(mech, true));
+    Result<ReplayResult> fine = simulate_isolated(in, m, options(mech, false));
+    ASSERT_TRUE(agg.ok() && fine.ok()) << mechanism_name(mech);
+    const double tol = 1e-9 * fine->end_to_end_ns;
+    EXPECT_NEAR(agg->end_to_end_ns, fine->end_to_end_ns, tol) << mechanism_name(mech);
+    EXPECT_NEAR(agg->exposed_ns, fine->exposed_ns, tol) << mechanism_name(mech);
+    EXPECT_NEAR(agg->transfer_busy_ns, fine->transfer_busy_ns, tol) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(agg->wire_bytes, fine->wire_bytes) << mechanism_name(mech);
+    EXPECT_DOUBLE_EQ(agg->payload_bytes, fine->payload_bytes) << mechanism_name(mech);
+    EXPECT_GT(agg->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
+    EXPECT_LT(agg->activities, fine->activities) << mechanism_name(mech);
+  }
+  in.iterations[1].kernels[3].dest_mask = 0b0011;  // GPU 3 sends to GPUs 0 and 1 only
+  Result<ReplayResult> agg = simulate_isolated(in, m, options(Mechanism::kPolling, true));
+  Result<ReplayResult> fine = simulate_isolated(in, m, options(Mechanism::kPolling, false));
+  ASSERT_TRUE(agg.ok() && fine.ok());
+  EXPECT_EQ(agg->activities, fine->activities);
+  EXPECT_DOUBLE_EQ(agg->end_to_end_ns, fine->end_to_end_ns);
 }
 
 // CDP children beyond the GPU's resident grids wait for a running one: three
@@ -478,6 +516,28 @@ TEST(ReplayEngine, CdpChildrenWaitForAResidentGridSlot) {
   EXPECT_NEAR(run(in, m, Mechanism::kCdp).end_to_end_ns, 4000 + 1000 + 3 * 4352.0, kTol);
   m.gpu.max_resident_grids = 1;
   EXPECT_NEAR(run(in, m, Mechanism::kCdp).end_to_end_ns, 4000 + 3 * (1000 + 4352.0), kTol);
+}
+
+// A CDP child holds its grid slot until its last copy ends: on a PCIe tree
+// of 3 GPUs GPU 0's copy to GPU 1 (same switch) ends before the one to GPU 2
+// (through the root's slower uplinks); with one resident grid the second
+// child starts only after both copies of the first.
+TEST(ReplayEngine, CdpChildHoldsItsSlotUntilItsLastCopyEnds) {
+  ReplayInput in = one_chunk(3);
+  in.iterations[0].kernels[0].chunks.assign(2, ChunkInput{0, 4000, 4096, 4, 4});
+  Machine m = test_machine(3, Topology::kPcieTree);
+  m.gpu.max_resident_grids = 1;
+  const ReplayResult r = run(in, m, Mechanism::kCdp, /*timeline=*/true);
+  double first_end = 0, second_start = INFINITY, near_end = INFINITY;
+  for (const Span& s : r.timeline) {
+    if (s.name.rfind("chunk 0 ", 0) == 0) {
+      first_end = std::max(first_end, s.start_ns + s.duration_ns);
+      near_end = std::min(near_end, s.start_ns + s.duration_ns);
+    }
+    if (s.name.rfind("chunk 1 ", 0) == 0) second_start = std::min(second_start, s.start_ns);
+  }
+  EXPECT_LT(near_end, first_end);  // the copies do end apart
+  EXPECT_NEAR(second_start, first_end, kTol);
 }
 
 TEST(ReplayEngine, SwitchPlatformScalesTo1024Gpus) {

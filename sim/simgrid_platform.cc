@@ -57,7 +57,7 @@ double platform_link_bw_bytes_per_s(const LinkSpec& l, double packet_wire_bytes)
 }
 
 SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lanes,
-                                       double packet_wire_bytes) {
+                                       double packet_wire_bytes, bool mesh_fan_out) {
   SimgridPlatform p;
   auto link_bw = [&](const LinkSpec& l) {
     return platform_link_bw_bytes_per_s(l, packet_wire_bytes);
@@ -110,6 +110,24 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
                                    link_bw(m.gpu_link), m.gpu_link.latency_ns);
           route(p.gpus_[i], p.gpus_[j], {{l, Dir::UP}});
           route(p.gpus_[j], p.gpus_[i], {{l, Dir::DOWN}});
+        }
+      }
+      // A copy to every peer at once puts one equal flow on each of the
+      // GPU's N-1 pair links, which carry nothing else (every transfer fans
+      // out): one flow of N-1 copies on a link of N-1 times the bandwidth,
+      // with the same latency and the same lane cap in front, gets N-1 times
+      // each copy's max-min rate.
+      for (uint32_t i = 0; mesh_fan_out && i < m.num_gpus; ++i) {
+        const std::string name = "gpu" + std::to_string(i) + ".fan_out";
+        p.sinks_.push_back(zone->create_host(name, kHostSpeedFlops)->seal());
+        sg4::Link* l = make_link(zone, name + "_link", link_bw(m.gpu_link) * (m.num_gpus - 1),
+                                 m.gpu_link.latency_ns);
+        zone->add_route(p.gpus_[i]->get_netpoint(), p.sinks_[i]->get_netpoint(), nullptr, nullptr,
+                        {{l, Dir::UP}}, false);
+        for (uint32_t ln = 0; ln < lanes.lanes; ++ln) {
+          const size_t li = size_t{i} * lanes.lanes + ln;
+          zone->add_route(p.lanes_[li]->get_netpoint(), p.sinks_[i]->get_netpoint(), nullptr,
+                          nullptr, {sg4::LinkInRoute(lane_links[li]), {l, Dir::UP}}, false);
         }
       }
       break;
@@ -175,24 +193,39 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
   // oldest first, so a comm is freed once it ended and its sender waited
   // (a permanent receiver's mailbox otherwise keeps every comm: gigabytes
   // at 1024 GPUs). Comms flow without it; it only cleans up.
-  for (uint32_t i = 0; i < m.num_gpus; ++i) {
-    sg4::Mailbox* inbox = sg4::Mailbox::by_name("gpu" + std::to_string(i));
-    sg4::ActorPtr rx = sg4::Actor::create("rx" + std::to_string(i), p.gpus_[i], [inbox] {
+  auto receiver = [](sg4::Host* host) {
+    sg4::Mailbox* inbox = sg4::Mailbox::by_name(host->get_name());
+    sg4::ActorPtr rx = sg4::Actor::create("rx." + host->get_name(), host, [inbox] {
       sg4::Actor::self()->daemonize();
       while (true) inbox->get<int>();
     });
     inbox->set_receiver(rx);
-    p.inboxes_.push_back(inbox);
-  }
+    return inbox;
+  };
+  for (sg4::Host* gpu : p.gpus_) p.inboxes_.push_back(receiver(gpu));
+  for (sg4::Host* sink : p.sinks_) p.sink_inboxes_.push_back(receiver(sink));
   return p;
 }
 
-sg4::CommPtr SimgridPlatform::send(uint32_t src, uint32_t lane, uint32_t dst,
-                                   uint64_t bytes) const {
-  sg4::Host* from = source(src, lane);
+namespace {
+
+// put: a comm of `bytes` from `from` into `inbox`, issued by the calling
+// actor, which moves to `from` (a comm leaves from its issuer's host).
+sg4::CommPtr put(sg4::Host* from, sg4::Mailbox* inbox, uint64_t bytes) {
   if (sg4::this_actor::get_host() != from) sg4::this_actor::set_host(from);
   static int payload = 0;  // a comm carries a (never read) pointer
-  return inboxes_[dst]->put_async(&payload, bytes);
+  return inbox->put_async(&payload, bytes);
+}
+
+}  // namespace
+
+sg4::CommPtr SimgridPlatform::send(uint32_t src, uint32_t lane, uint32_t dst,
+                                   uint64_t bytes) const {
+  return put(source(src, lane), inboxes_[dst], bytes);
+}
+
+sg4::CommPtr SimgridPlatform::send_fan_out(uint32_t src, uint32_t lane, uint64_t bytes) const {
+  return put(source(src, lane), sink_inboxes_[src], bytes);
 }
 
 }  // namespace xferlab::sim

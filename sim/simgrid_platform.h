@@ -39,8 +39,11 @@ class SimgridPlatform {
   static simgrid::s4u::Engine* create_engine();
 
   // build: creates the platform of `machine` (validated) in the engine.
+  // `mesh_fan_out` (kDirect only): each GPU also gets a fan-out sink behind
+  // one link as fast as all its pair links together, for comms that stand
+  // for a copy to every peer (docs/sim.md, "Fan-out aggregation").
   static SimgridPlatform build(const Machine& machine, const SourceLanes& lanes,
-                               double packet_wire_bytes);
+                               double packet_wire_bytes, bool mesh_fan_out = false);
 
   simgrid::s4u::Host* gpu(uint32_t i) const { return gpus_[i]; }
   // source: where GPU i's transfers on `lane` start (the GPU without lanes).
@@ -59,10 +62,18 @@ class SimgridPlatform {
   // list only (docs/sim.md, "Engine"). Same route, size and rate.
   simgrid::s4u::CommPtr send(uint32_t src, uint32_t lane, uint32_t dst, uint64_t bytes) const;
 
+  // has_fan_out_sinks: built with mesh_fan_out (a mesh of more than 2 GPUs).
+  bool has_fan_out_sinks() const { return !sink_inboxes_.empty(); }
+  // send_fan_out: as send, to GPU src's fan-out sink: a comm standing for a
+  // copy to every peer at once (has_fan_out_sinks() only).
+  simgrid::s4u::CommPtr send_fan_out(uint32_t src, uint32_t lane, uint64_t bytes) const;
+
  private:
   std::vector<simgrid::s4u::Host*> gpus_;
   std::vector<simgrid::s4u::Mailbox*> inboxes_;  // per GPU, with a permanent receiver
   std::vector<simgrid::s4u::Host*> lanes_;
+  std::vector<simgrid::s4u::Host*> sinks_;
+  std::vector<simgrid::s4u::Mailbox*> sink_inboxes_;  // per GPU's sink, as inboxes_
   uint32_t lanes_per_gpu_ = 0;
   simgrid::s4u::Host* cpu_ = nullptr;
 };
