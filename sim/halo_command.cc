@@ -244,142 +244,182 @@ FlagSet halo_replay_flags() {
   return f;
 }
 
+namespace {
+
+// variant_cases: the variants to replay: the trace's, or (--variant NAME|all)
+// every such variant traced at its size and placement in its directory.
+Result<std::vector<Case>> variant_cases(const std::string& trace, const Case& c,
+                                        const std::string& variant_sel) {
+  const HaloRankTrace& t = c.run.r0();
+  if (variant_sel.empty() || variant_sel == t.variant) return std::vector<Case>{c};
+  std::vector<Case> cases;
+  const std::filesystem::path dir = std::filesystem::path(trace).parent_path();
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find("_" + t.label + "_rank0.") == std::string::npos) continue;
+    if (variant_sel != "all" && name.rfind(variant_sel + "_", 0) != 0) continue;
+    Result<Case> s = load_case(e.path().string());
+    if (!s.ok()) return s.error();
+    cases.push_back(std::move(*s));
+  }
+  if (cases.empty()) {
+    return make_error("replay: no '" + variant_sel + "' traces at " + t.label + " in " +
+                      dir.string());
+  }
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.run.r0().variant < b.run.r0().variant; });
+  return cases;
+}
+
+// geometry_at: the trace's own geometry at its rank count; at another, the
+// paper's global cube split over `ranks` (strong scaling) or, for boxes
+// (no or an empty `paper` parameter), the trace's block per rank (weak scaling).
+Result<HaloGeometry> geometry_at(const std::string& trace, const HaloRankTrace& t, int ranks) {
+  HaloGeometry g = geometry_of(t);
+  if (ranks == t.ranks) return g;
+  Result<traces::TraceReader> r = traces::TraceReader::open(trace);
+  if (!r.ok()) return r.error();
+  std::optional<std::string> paper = r->metadata().parameter("paper");
+  if (paper && paper->empty()) paper.reset();  // boxes write it empty
+  int64_t cube = 1 << 20;                      // boxes: only the rank grid comes from the split
+  if (paper) {
+    Result<int64_t> n = parse_int(*paper);
+    if (!n.ok() || *n < 1)
+      return make_error(trace + ": parameter 'paper': " +
+                        (n.ok() ? "'" + *paper + "' must be >= 1" : n.error().message));
+    cube = *n;
+  }
+  Result<HaloGeometry> s = split_cube(cube, ranks, t.vars, t.pattern);
+  if (!s.ok()) return s.error();
+  if (!paper) {
+    g.procs = s->procs;
+    return g;
+  }
+  return *s;
+}
+
+Table halo_replay_table() {
+  return Table({{"variant"},
+                {"model"},
+                {"mode"},
+                {"ranks"},
+                {"ranks_per_node"},
+                {"per_rank"},
+                {"iteration_us", 6},
+                {"pack_us", 5},
+                {"post_us", 5},
+                {"wait_us", 5},
+                {"unpack_us", 5},
+                {"measured_us", 6},
+                {"data"},
+                {"tasks"},
+                {"wall_s", 3},
+                {"measured_source"}});
+}
+
+// HaloReplay: what one `replay HALO_TRACE` run replays each case with.
+struct HaloReplay {
+  std::string mode_text;  ///< --mode as given (the table's column).
+  HaloMode mode = HaloMode::kMeasured;
+  HaloDetail detail = HaloDetail::kReduced;
+  NicCosts nic;
+  int trace_ranks = 0;  ///< the trace's rank count (a reproduction needs it).
+};
+
+// replay_row: case `cs` replayed at geometry `g` on `net` (rescaled: its
+// components interpolated from its family), as one table row.
+Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
+                  const HaloNetwork& net, bool rescaled, const std::string& per_rank,
+                  Table& table) {
+  std::string data_from;
+  HaloWorkload w;
+  if (rescaled) {
+    Result<std::vector<Case>> fam = load_family(cs);
+    if (!fam.ok()) return fam.error();
+    w = workload_at(*fam, g, &data_from);
+    data_from = "prediction, components " + data_from;
+  } else {
+    w = cs.w;
+    data_from = h.mode == HaloMode::kMeasured && net.ranks_per_node == h.trace_ranks
+                    ? "reproduction"
+                    : "prediction (mode / placement)";
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<HaloPhases> p = simulate_halo(w, g, net, h.mode, h.nic, h.detail);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!p.ok()) return p.error();
+  const bool same = data_from == "reproduction";
+  if (p->ranks_simulated < static_cast<size_t>(g.ranks())) {
+    data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
+                 std::to_string(g.ranks()) + " ranks; nodes are its translates)";
+  }
+  table.add_row({cs.run.r0().variant, std::string("replay"), h.mode_text, int64_t{g.ranks()},
+                 int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000, p->pack_ns / 1000,
+                 p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
+                 same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
+                 static_cast<int64_t>(p->tasks), wall,
+                 std::string(same ? measured_source(cs.run) : "")});
+  return Status::Ok();
+}
+
+// kmodel_row: the paper's analytic k-model at geometry `g` (its slowest rank).
+void kmodel_row(const std::string& variant, const HaloGeometry& g, int ranks_per_node,
+                const std::string& per_rank, Table& table) {
+  double worst = 0;
+  for (int r = 0; r < g.ranks(); ++r) {
+    worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, ranks_per_node), r));
+  }
+  table.add_row({variant, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
+                 int64_t{ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN, kNaN,
+                 std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"), int64_t{0}, 0.0,
+                 std::string()});
+}
+
+}  // namespace
+
 int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   FlagSet flags = halo_replay_flags();
   if (std::optional<int> rc = cli::parse_command_flags(flags, args, out, err)) return *rc;
   const std::string trace = flags.positionals()[0];
-  const std::string platform = flags.get_string("platform");
-  const std::string model = flags.get_string("model");
-  const std::string variant_sel = flags.get_string("variant");
+  const bool kmodel = flags.get_string("model") == "kmodel";
   const int per_node = static_cast<int>(flags.get_int("ranks-per-node"));
-  const HaloDetail detail =
-      flags.get_string("graph") == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
-  const HaloMode mode = halo_mode(flags.get_string("mode"));
   const OutputFormat format = parse_output_format(flags.get_string("format")).value();
-  Result<std::vector<int>> ranks_given = parse_rank_counts(flags.get_string("ranks"));
-  if (!ranks_given.ok()) return fail(err, ranks_given.error());
-  std::vector<int> rank_counts = *ranks_given;
+  Result<std::vector<int>> rank_counts = parse_rank_counts(flags.get_string("ranks"));
+  if (!rank_counts.ok()) return fail(err, rank_counts.error());
   Result<Case> c = load_case(trace);
   if (!c.ok()) return fail(err, c.error());
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(platform, trace);
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(flags.get_string("platform"), trace);
   if (!netnic.ok()) return fail(err, netnic.error());
-  HaloNetwork net = netnic->first;
   const HaloRankTrace& t = c->run.r0();
-
-  // The variants to replay: the trace's, or every variant traced at this
-  // size and placement in its directory.
-  std::vector<Case> cases;
-  if (variant_sel.empty() || variant_sel == t.variant) {
-    cases.push_back(*c);
-  } else {
-    const std::filesystem::path dir = std::filesystem::path(trace).parent_path();
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      const std::string name = e.path().filename().string();
-      if (name.find("_" + t.label + "_rank0.") == std::string::npos) continue;
-      if (variant_sel != "all" && name.rfind(variant_sel + "_", 0) != 0) continue;
-      Result<Case> s = load_case(e.path().string());
-      if (!s.ok()) return fail(err, s.error());
-      cases.push_back(std::move(*s));
-    }
-    if (cases.empty()) {
-      return fail(err, make_error("replay: no '" + variant_sel + "' traces at " + t.label + " in " +
-                                  dir.string()));
-    }
-    std::sort(cases.begin(), cases.end(),
-              [](const Case& a, const Case& b) { return a.run.r0().variant < b.run.r0().variant; });
-  }
-
-  // Geometry: the trace's own, or the paper's global cube (strong scaling)
-  // / the trace's block per rank (boxes: weak scaling) over --ranks.
-  const std::string paper = [&] {
-    Result<traces::TraceReader> r = traces::TraceReader::open(trace);
-    std::optional<std::string> p = r.ok() ? r->metadata().parameter("paper") : std::nullopt;
-    return p ? *p : std::string();
-  }();
-  if (rank_counts.empty()) rank_counts.push_back(t.ranks);
-  Table table({{"variant"},
-               {"model"},
-               {"mode"},
-               {"ranks"},
-               {"ranks_per_node"},
-               {"per_rank"},
-               {"iteration_us", 6},
-               {"pack_us", 5},
-               {"post_us", 5},
-               {"wait_us", 5},
-               {"unpack_us", 5},
-               {"measured_us", 6},
-               {"data"},
-               {"tasks"},
-               {"wall_s", 3},
-               {"measured_source"}});
-  for (const int ranks : rank_counts) {
-    HaloGeometry g = geometry_of(t);
+  Result<std::vector<Case>> cases = variant_cases(trace, *c, flags.get_string("variant"));
+  if (!cases.ok()) return fail(err, cases.error());
+  HaloReplay h;
+  h.mode_text = flags.get_string("mode");
+  h.mode = halo_mode(h.mode_text);
+  h.detail = flags.get_string("graph") == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
+  h.nic = netnic->second;
+  h.trace_ranks = t.ranks;
+  if (rank_counts->empty()) rank_counts->push_back(t.ranks);
+  Table table = halo_replay_table();
+  for (const int ranks : *rank_counts) {
+    Result<HaloGeometry> g = geometry_at(trace, t, ranks);
+    if (!g.ok()) return fail(err, g.error());
     const bool rescaled = ranks != t.ranks;
-    if (rescaled) {
-      // Boxes keep their size per rank; only the rank grid comes from the split.
-      Result<HaloGeometry> s =
-          split_cube(paper.empty() ? 1 << 20 : std::atoi(paper.c_str()), ranks, t.vars, t.pattern);
-      if (!s.ok()) return fail(err, s.error());
-      if (paper.empty()) {
-        g.procs = s->procs;
-      } else {
-        g = *s;
-      }
-    }
-    net.ranks_per_node =
-        per_node > 0 ? per_node : (rescaled ? netnic->first.ranks_per_node : t.ranks);
-    const std::string per_rank = std::to_string(g.per_rank[0]) + "x" +
-                                 std::to_string(g.per_rank[1]) + "x" +
-                                 std::to_string(g.per_rank[2]);
-    for (const Case& cs : cases) {
+    HaloNetwork net = netnic->first;
+    net.ranks_per_node = per_node > 0 ? per_node : (rescaled ? net.ranks_per_node : t.ranks);
+    const std::string per_rank = std::to_string(g->per_rank[0]) + "x" +
+                                 std::to_string(g->per_rank[1]) + "x" +
+                                 std::to_string(g->per_rank[2]);
+    for (const Case& cs : *cases) {
       const std::string& v = cs.run.r0().variant;
       const bool gda = v == "sa" || v == "ki";
-      if (model == "kmodel") {
-        double worst = 0;
-        for (int r = 0; r < g.ranks(); ++r) {
-          worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, net.ranks_per_node), r));
-        }
-        table.add_row({v, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
-                       int64_t{net.ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN,
-                       kNaN, std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"),
-                       int64_t{0}, 0.0, std::string()});
-        continue;
+      if (kmodel) {
+        kmodel_row(v, *g, net.ranks_per_node, per_rank, table);
+      } else if ((h.mode == HaloMode::kNic && !gda) || (h.mode == HaloMode::kHwDoorbell && gda)) {
+        err << "replay: --mode " << h.mode_text << " does not apply to " << v << "; skipped\n";
+      } else if (Status s = replay_row(h, cs, *g, net, rescaled, per_rank, table); !s.ok()) {
+        return fail(err, s.error());
       }
-      if ((mode == HaloMode::kNic && !gda) || (mode == HaloMode::kHwDoorbell && gda)) {
-        err << "replay: --mode " << flags.get_string("mode") << " does not apply to " << v
-            << "; skipped\n";
-        continue;
-      }
-      std::string data_from;
-      HaloWorkload w;
-      if (rescaled) {
-        Result<std::vector<Case>> fam = load_family(cs);
-        if (!fam.ok()) return fail(err, fam.error());
-        w = workload_at(*fam, g, &data_from);
-        data_from = "prediction, components " + data_from;
-      } else {
-        w = cs.w;
-        data_from = mode == HaloMode::kMeasured && net.ranks_per_node == t.ranks
-                        ? "reproduction"
-                        : "prediction (mode / placement)";
-      }
-      const auto t0 = std::chrono::steady_clock::now();
-      Result<HaloPhases> p = simulate_halo(w, g, net, mode, netnic->second, detail);
-      const double wall =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (!p.ok()) return fail(err, p.error());
-      const bool same = data_from == "reproduction";
-      if (p->ranks_simulated < static_cast<size_t>(g.ranks())) {
-        data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
-                     std::to_string(g.ranks()) + " ranks; nodes are its translates)";
-      }
-      table.add_row({v, std::string("replay"), flags.get_string("mode"), int64_t{g.ranks()},
-                     int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000,
-                     p->pack_ns / 1000, p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
-                     same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
-                     static_cast<int64_t>(p->tasks), wall,
-                     std::string(same ? measured_source(cs.run) : "")});
     }
   }
   table.write(out, format);
