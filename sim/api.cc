@@ -461,17 +461,24 @@ void account_case(ValidateOutput& out, const Table& row, double tolerance_pct) {
 
 }  // namespace
 
-Result<ValidateOutput> validate(const ValidateRequest& req) {
-  // Traces found in directories may be other programs' traces (halo
-  // exchange, link benchmarks): those are skipped and counted; a trace named
-  // explicitly must be replayable.
-  std::vector<std::string> traces;
-  std::vector<bool> named;
+namespace {
+
+// ValidateTrace: a trace to validate; `named` ones (given as files) must be
+// replayable, found ones may be other programs' traces and are skipped.
+struct ValidateTrace {
+  std::string path;
+  bool named = false;
+};
+
+// validate_traces: the request's files, the traces in its directories, or
+// (neither) those under --dir / the committed real traces.
+Result<std::vector<ValidateTrace>> validate_traces(const ValidateRequest& req) {
+  std::vector<ValidateTrace> traces;
   for (const std::string& t : req.paths) {
     if (std::filesystem::is_directory(t)) {
-      for (std::string& f : find_traces(t)) traces.push_back(std::move(f)), named.push_back(false);
+      for (std::string& f : find_traces(t)) traces.push_back({std::move(f), false});
     } else {
-      traces.push_back(t), named.push_back(true);
+      traces.push_back({t, true});
     }
   }
   if (traces.empty() && !req.paths.empty()) {
@@ -479,93 +486,125 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
   }
   if (traces.empty()) {
     const std::string dir = !req.dir.empty() ? req.dir : default_real_trace_dir();
-    traces = find_traces(dir);
-    named.assign(traces.size(), false);
+    for (std::string& f : find_traces(dir)) traces.push_back({std::move(f), false});
     if (traces.empty()) {
       return make_error("validate: no real traces (*.xft, *.xftrace, *.zst) found in " + dir +
                         "; pass TRACES or --dir");
     }
   }
-  ValidateOutput out{Table({{"trace"},
-                            {"platform"},
-                            {"mechanism"},
-                            {"kind"},
-                            {"measured_us", 6},
-                            {"measured_source"},
-                            {"traced_span_us", 6},
-                            {"sim_us", 6},
-                            {"error_pct", 3},
-                            {"comm_error_pct", 3},
-                            {"sample"},
-                            {"within_tolerance"},
-                            {"data_from"},
-                            {"file"},
-                            {"measured_csv"}}),
-                     {},
-                     {},
-                     {},
-                     0,
-                     {},
-                     {},
-                     std::nullopt};
+  return traces;
+}
+
+Table validate_table() {
+  return Table({{"trace"},
+                {"platform"},
+                {"mechanism"},
+                {"kind"},
+                {"measured_us", 6},
+                {"measured_source"},
+                {"traced_span_us", 6},
+                {"sim_us", 6},
+                {"error_pct", 3},
+                {"comm_error_pct", 3},
+                {"sample"},
+                {"within_tolerance"},
+                {"data_from"},
+                {"file"},
+                {"measured_csv"}});
+}
+
+// CaseOutcomes: validate's outcomes, applied in trace order (one case's
+// result from its process: a row, a skip, a halo trace or an error).
+struct CaseOutcomes {
+  ValidateOutput& out;
+  double tolerance_pct;
   std::map<std::string, std::pair<size_t, std::string>> skipped;  // reason -> count, example
   size_t unverified = 0;          // format 1.x traces (no block checksums)
-  std::vector<std::string> halo;  // replayed by validate_halo after the loop
+  std::vector<std::string> halo;  // replayed by validate_halo after the cases
+
+  Status apply(const ValidateTrace& t, const std::string& bytes) {
+    const nlohmann::json c = nlohmann::json::from_cbor(bytes, true, false);
+    if (c.is_discarded()) return make_runtime_error("validate: corrupt case result");
+    if (c.contains("error")) return Error{c["error"], c["usage"]};
+    if (c.contains("halo")) {
+      halo.push_back(t.path);
+    } else if (c.contains("skip")) {
+      if (t.named) {
+        out.skipped.push_back("skipped " + t.path + ": " + c["skip"].get<std::string>());
+      } else {
+        auto& [n, example] = skipped[c["skip"]];
+        if (n++ == 0) example = t.path;
+      }
+    } else {
+      unverified += c["unverified"].get<size_t>();
+      for (const auto& w : c["warnings"]) out.warnings.push_back(w);
+      Table row(out.table.columns());
+      const auto& bin = c["row"].get_binary();
+      XF_RETURN_IF_ERROR(append_rows(row, std::string(bin.begin(), bin.end())));
+      account_case(out, row, tolerance_pct);
+    }
+    return Status::Ok();
+  }
+
+  // finish: the halo cases, then one line per skip reason and unverified files.
+  Status finish() {
+    if (!halo.empty()) {
+      Result<HaloValidation> h = validate_halo(halo, tolerance_pct);
+      if (!h.ok()) return h.error();
+      out.halo_table = std::move(h->table);
+      for (const auto& [group, ae] : h->cases) {
+        out.abs_error_pct.push_back(ae);
+        out.summaries.add("all", ae);
+        out.summaries.add(group, ae);
+      }
+      out.beyond_tolerance += h->beyond_tolerance;
+    }
+    for (const auto& [why, ne] : skipped) {
+      out.skipped.push_back("skipped " + std::to_string(ne.first) + " trace(s): " + why +
+                            " (e.g. " + ne.second + ")");
+    }
+    if (unverified > 0) {
+      out.warnings.push_back("validate: " + std::to_string(unverified) +
+                             " trace(s) in format 1.x have no block checksums; their events "
+                             "cannot be verified");
+    }
+    return Status::Ok();
+  }
+};
+
+}  // namespace
+
+Result<ValidateOutput> validate(const ValidateRequest& req) {
+  Result<std::vector<ValidateTrace>> traces = validate_traces(req);
+  if (!traces.ok()) return traces.error();
+  ValidateOutput out{.table = validate_table(),
+                     .skipped = {},
+                     .abs_error_pct = {},
+                     .transfer_abs_error_pct = {},
+                     .beyond_tolerance = 0,
+                     .summaries = {},
+                     .warnings = {},
+                     .halo_table = std::nullopt};
+  CaseOutcomes outcomes{
+      .out = out, .tolerance_pct = req.tolerance_pct, .skipped = {}, .unverified = 0, .halo = {}};
   // Each trace is read and replayed in its own process, `jobs` at once; the
   // outcomes are applied in trace order, so the output does not depend on jobs.
   const Table columns = out.table;
+  const size_t n = traces->size();
   Status s = run_isolated_in_order(
-      traces.size(), req.jobs > 0 ? req.jobs : default_jobs(),
-      [&](size_t ti) { return validate_case(traces[ti], named[ti], req, columns); },
+      n, req.jobs > 0 ? req.jobs : default_jobs(),
+      [&](size_t ti) {
+        return validate_case((*traces)[ti].path, (*traces)[ti].named, req, columns);
+      },
       [&](size_t ti, Result<std::string> bytes) -> Status {
-        if (req.progress) req.progress(ti, traces.size());
+        if (req.progress) req.progress(ti, n);
         if (!bytes.ok()) return bytes.error();
-        const nlohmann::json c = nlohmann::json::from_cbor(*bytes, true, false);
-        if (c.is_discarded()) return make_runtime_error("validate: corrupt case result");
-        if (c.contains("error")) return Error{c["error"], c["usage"]};
-        const std::string& t = traces[ti];
-        if (c.contains("halo")) {
-          halo.push_back(t);
-        } else if (c.contains("skip")) {
-          if (named[ti]) {
-            out.skipped.push_back("skipped " + t + ": " + c["skip"].get<std::string>());
-          } else {
-            auto& [n, example] = skipped[c["skip"]];
-            if (n++ == 0) example = t;
-          }
-        } else {
-          unverified += c["unverified"].get<size_t>();
-          for (const auto& w : c["warnings"]) out.warnings.push_back(w);
-          Table row(columns.columns());
-          const auto& bin = c["row"].get_binary();
-          XF_RETURN_IF_ERROR(append_rows(row, std::string(bin.begin(), bin.end())));
-          account_case(out, row, req.tolerance_pct);
-        }
-        return Status::Ok();
+        return outcomes.apply((*traces)[ti], *bytes);
       },
       "validate: case");
   if (!s.ok()) return s.error();
-  if (!halo.empty()) {
-    Result<HaloValidation> h = validate_halo(halo, req.tolerance_pct);
-    if (!h.ok()) return h.error();
-    out.halo_table = std::move(h->table);
-    for (const auto& [group, ae] : h->cases) {
-      out.abs_error_pct.push_back(ae);
-      out.summaries.add("all", ae);
-      out.summaries.add(group, ae);
-    }
-    out.beyond_tolerance += h->beyond_tolerance;
-  }
-  if (req.progress) req.progress(traces.size(), traces.size());
-  for (const auto& [why, ne] : skipped) {
-    out.skipped.push_back("skipped " + std::to_string(ne.first) + " trace(s): " + why + " (e.g. " +
-                          ne.second + ")");
-  }
-  if (unverified > 0) {
-    out.warnings.push_back("validate: " + std::to_string(unverified) +
-                           " trace(s) in format 1.x have no block checksums; their events "
-                           "cannot be verified");
-  }
+  XF_RETURN_IF_ERROR(outcomes.finish());
+  if (req.progress) req.progress(n, n);
   if (out.abs_error_pct.empty()) {
     // The skip reasons would be lost with the result: the first one says why
     // (a trace that lost events names the capacity to re-record with).
