@@ -51,6 +51,97 @@ std::optional<TraceGpu> trace_gpu(const std::string& gpu_model, const std::strin
   return std::nullopt;
 }
 
+namespace {
+
+// resolve_preset: the named preset, the trace's own, or the one chosen from
+// its GPUs; a direct pair never silently stretched to a larger trace.
+Result<std::string> resolve_preset(const std::string& trace, const ReplayInput& in,
+                                   std::string preset, uint32_t gpus) {
+  const TraceMachine traced{in.gpu_model, in.num_gpus, in.topology_text};
+  if (preset.empty() && !in.platform_hint.empty()) preset = in.platform_hint;
+  if (preset.empty()) {
+    Result<PresetChoice> c = choose_preset(traced, kDefaultPreset);
+    if (!c.ok()) return make_error(trace + ": " + c.error().message);
+    return c->preset;
+  }
+  if (gpus == 0) {
+    // Never stretch a 2-GPU pair to a larger run silently (--gpus N does).
+    Result<hw_model::Platform> pl = hw_model::load_platform(preset);
+    if (pl.ok() && pl->topology.kind == hw_model::TopologyKind::kDirectPair &&
+        in.num_gpus > pl->gpu.count) {
+      return make_error(trace + ": platform " + preset + " is a direct pair of " +
+                        std::to_string(pl->gpu.count) + " GPUs, the trace has " +
+                        std::to_string(in.num_gpus) + " (" + describe(traced) +
+                        "); leave --platform out to choose a fitting preset, or pass --gpus " +
+                        std::to_string(in.num_gpus) + " to scale the pair as an NVLink mesh");
+    }
+  }
+  return preset;
+}
+
+// trace_sets: what a polling trace's agent ran with: its thread count and
+// slice (the chunk when smaller); applied before the user's --set.
+std::vector<std::string> trace_sets(const ReplayInput& in) {
+  std::vector<std::string> sets;
+  if (!in.measured || in.measured->mechanism != Mechanism::kPolling) return sets;
+  if (in.agent_threads) {
+    sets.push_back("software.transfer_threads=" + std::to_string(*in.agent_threads));
+  }
+  if (in.agent_slice_bytes > 0) {
+    double chunk = 0;
+    for (const IterationInput& it : in.iterations) {
+      for (const KernelInput& k : it.kernels) {
+        for (const ChunkInput& c : k.chunks) chunk = std::max(chunk, double(c.size_bytes));
+      }
+    }
+    sets.push_back(
+        "software.agent_slice=" +
+        std::to_string(static_cast<uint64_t>(
+            chunk > 0 ? std::min<double>(chunk, in.agent_slice_bytes) : in.agent_slice_bytes)) +
+        "B");
+  }
+  return sets;
+}
+
+// apply_workload_model: the workload model (docs/scaling.md): the trace's
+// compute on the preset's GPU (roofline), then the problem split over `n`
+// GPUs (strong scaling); notes in p.model_note.
+Status apply_workload_model(Prepared& p, const std::string& gpu_model,
+                            const std::string& platform_hint, const std::vector<std::string>& sets,
+                            bool strong, uint32_t n) {
+  const Machine& m = p.machine;
+  // The trace's own platform parameter first (generated traces name it).
+  const std::optional<TraceGpu> from =
+      trace_gpu(gpu_model, platform_hint.empty() ? p.preset : platform_hint);
+  const bool other_gpu =
+      from && (from->gpu.memory_bw_bytes_per_s != m.gpu.memory_bw_bytes_per_s ||
+               from->gpu.sm_count != m.gpu.sm_count || from->gpu.clock_hz != m.gpu.clock_hz);
+  if (!other_gpu && !strong) return Status::Ok();
+  Result<WorkloadModel> wm = workload_model(p.input, from ? &from->gpu : nullptr);
+  if (!wm.ok()) return wm.error();
+  const ComputeRescale r =
+      roofline_rescale(*wm, from ? &from->gpu : nullptr, from ? from->source : "", m.gpu,
+                       p.preset + (sets.empty() ? "" : " with --set"));
+  if (!r.line.empty() && (other_gpu || !from)) p.model_note += "note: " + r.line + "\n";
+  p.input = scale_compute(p.input, r.time_factor);
+  if (!strong) return Status::Ok();
+  Result<ReplayInput> s = strong_scale(p.input, *wm, n);
+  if (!s.ok()) return s.error();
+  p.input = std::move(*s);
+  const double share = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / n;
+  const double traced = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / wm->producers;
+  p.model_note += "note: scaling: strong, " + std::string(pattern_name(wm->pattern)) + " of " +
+                  format_number(wm->output_bytes / 1048576, 4) + " MiB per iteration on " +
+                  std::to_string(n) + " GPUs (traced on " + std::to_string(wm->traced_gpus) +
+                  "): each producer computes " + format_number(share, 4) + " of it, compute x " +
+                  format_number(share / traced, 4) +
+                  " per traced producer (linear in the work), every part to all " +
+                  std::to_string(n - 1) + " peers\n";
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
                          bool measured_only, Scaling scaling) {
@@ -62,54 +153,19 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
     p.preset = preset;
     return p;
   }
-  const TraceMachine traced{in->gpu_model, in->num_gpus, in->topology_text};
-  if (preset.empty() && !in->platform_hint.empty()) preset = in->platform_hint;
-  if (preset.empty()) {
-    Result<PresetChoice> c = choose_preset(traced, kDefaultPreset);
-    if (!c.ok()) return make_error(trace + ": " + c.error().message);
-    preset = c->preset;
-  } else if (gpus == 0) {
-    // Never stretch a 2-GPU pair to a larger run silently (--gpus N does).
-    Result<hw_model::Platform> pl = hw_model::load_platform(preset);
-    if (pl.ok() && pl->topology.kind == hw_model::TopologyKind::kDirectPair &&
-        in->num_gpus > pl->gpu.count) {
-      return make_error(trace + ": platform " + preset + " is a direct pair of " +
-                        std::to_string(pl->gpu.count) + " GPUs, the trace has " +
-                        std::to_string(in->num_gpus) + " (" + describe(traced) +
-                        "); leave --platform out to choose a fitting preset, or pass --gpus " +
-                        std::to_string(in->num_gpus) + " to scale the pair as an NVLink mesh");
-    }
-  }
+  Result<std::string> chosen = resolve_preset(trace, *in, preset, gpus);
+  if (!chosen.ok()) return chosen.error();
   // Weak scaling only adds GPUs; strong scaling takes any count (1 = the
   // whole problem on one GPU).
   const bool strong = scaling == Scaling::kStrong;
   const uint32_t n = strong && gpus > 0 ? gpus : std::max(gpus, in->num_gpus);
-  // A polling trace's agent ran with its own thread count; user --set wins.
-  std::vector<std::string> all_sets;
-  if (in->measured && in->measured->mechanism == Mechanism::kPolling && in->agent_threads) {
-    all_sets.push_back("software.transfer_threads=" + std::to_string(*in->agent_threads));
-  }
-  // The agents copy in slices (a warp's or TMA CTA's unit): the chunk when smaller.
-  const bool tma = in->measured && in->measured->trace_mechanism == "polling_tma";
-  if (in->measured && in->measured->mechanism == Mechanism::kPolling) {
-    double chunk = 0;
-    for (const IterationInput& it : in->iterations) {
-      for (const KernelInput& k : it.kernels) {
-        for (const ChunkInput& c : k.chunks) chunk = std::max(chunk, double(c.size_bytes));
-      }
-    }
-    if (in->agent_slice_bytes > 0) {
-      all_sets.push_back(
-          "software.agent_slice=" +
-          std::to_string(static_cast<uint64_t>(
-              chunk > 0 ? std::min<double>(chunk, in->agent_slice_bytes) : in->agent_slice_bytes)) +
-          "B");
-    }
-  }
+  std::vector<std::string> all_sets = trace_sets(*in);
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
-  Result<Machine> m = load_machine(preset, all_sets, n, sizing_region(*in, chunk_bytes));
+  Result<Machine> m = load_machine(*chosen, all_sets, n, sizing_region(*in, chunk_bytes));
   if (!m.ok()) return m.error();
-  if (tma && m->costs.tma_copy_bw_bytes_per_s > 0) {
+  // A polling_tma trace's agent: the TMA variant's rate and workers.
+  if (in->measured && in->measured->trace_mechanism == "polling_tma" &&
+      m->costs.tma_copy_bw_bytes_per_s > 0) {
     m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
     m->costs.agent_workers = m->costs.tma_agent_workers;
   }
@@ -118,45 +174,15 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   Prepared p;
   p.input = separate_data_generation(*in, *m);
   p.machine = *m;
-  p.preset = preset;
+  p.preset = *chosen;
   p.sets = all_sets;
-  if (Result<hw_model::Platform> pl = hw_model::load_platform(preset); pl.ok()) {
+  if (Result<hw_model::Platform> pl = hw_model::load_platform(*chosen); pl.ok()) {
     p.fitted_on = pl->fitted_on;
     // Implausible preset values (hw_model/param_table.h Plausible), printed
     // with the trace reader's warnings.
     p.input.warnings.insert(p.input.warnings.end(), pl->warnings.begin(), pl->warnings.end());
   }
-  // The workload model (docs/scaling.md): its compute on the preset's GPU,
-  // then the problem split (strong) or replicated (weak) over n GPUs.
-  // The trace's own platform parameter first (generated traces name it).
-  const std::optional<TraceGpu> from =
-      trace_gpu(in->gpu_model, in->platform_hint.empty() ? preset : in->platform_hint);
-  const bool other_gpu =
-      from && (from->gpu.memory_bw_bytes_per_s != m->gpu.memory_bw_bytes_per_s ||
-               from->gpu.sm_count != m->gpu.sm_count || from->gpu.clock_hz != m->gpu.clock_hz);
-  if (other_gpu || strong) {
-    Result<WorkloadModel> wm = workload_model(p.input, from ? &from->gpu : nullptr);
-    if (!wm.ok()) return wm.error();
-    const ComputeRescale r =
-        roofline_rescale(*wm, from ? &from->gpu : nullptr, from ? from->source : "", m->gpu,
-                         preset + (sets.empty() ? "" : " with --set"));
-    if (!r.line.empty() && (other_gpu || !from)) p.model_note += "note: " + r.line + "\n";
-    p.input = scale_compute(p.input, r.time_factor);
-    if (strong) {
-      Result<ReplayInput> s = strong_scale(p.input, *wm, n);
-      if (!s.ok()) return s.error();
-      p.input = std::move(*s);
-      const double share = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / n;
-      const double traced = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / wm->producers;
-      p.model_note += "note: scaling: strong, " + std::string(pattern_name(wm->pattern)) + " of " +
-                      format_number(wm->output_bytes / 1048576, 4) + " MiB per iteration on " +
-                      std::to_string(n) + " GPUs (traced on " + std::to_string(wm->traced_gpus) +
-                      "): each producer computes " + format_number(share, 4) +
-                      " of it, compute x " + format_number(share / traced, 4) +
-                      " per traced producer (linear in the work), every part to all " +
-                      std::to_string(n - 1) + " peers\n";
-    }
-  }
+  XF_RETURN_IF_ERROR(apply_workload_model(p, in->gpu_model, in->platform_hint, sets, strong, n));
   if (!strong && n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
   if (chunk_bytes > 0) {
     Result<ReplayInput> r = rechunk(p.input, chunk_bytes);
