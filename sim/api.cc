@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -711,6 +710,58 @@ Status append_rows(Table& table, const std::string& bytes) {
   return Status::Ok();
 }
 
+namespace {
+
+// sweep_grid: every combination of the parameters' values, the first
+// parameter varying slowest.
+std::vector<std::vector<std::string>> sweep_grid(const std::vector<SweepParam>& params) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const SweepParam& p : params) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& pt : points) {
+      for (const std::string& v : p.values) {
+        next.push_back(pt);
+        next.back().push_back(v);
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+// point_request: one grid point as a replay request, checked without
+// simulating (trace, preset, every key and value), so a bad grid fails with
+// one line instead of one per point.
+Result<ReplayRequest> point_request(const SweepRequest& req, const std::vector<std::string>& pt) {
+  ReplayRequest r;
+  r.trace = req.trace;
+  r.platform = req.platform;
+  r.mechanism = req.mechanism;
+  r.sets = req.sets;
+  r.scaling = req.scaling;
+  r.jobs = 1;  // points run in parallel already
+  for (size_t i = 0; i < req.params.size(); ++i) {
+    const std::string& key = req.params[i].key;
+    if (key == "gpus") {
+      Result<uint32_t> g = parse_count("gpus", pt[i], kMaxGpus);
+      if (!g.ok()) return g.error();
+      r.gpus = *g;
+    } else if (key == "chunk_size") {
+      Result<double> c = parse_quantity(pt[i], Unit::kSizeBytes);
+      if (!c.ok() || *c < 1) return make_error("--param chunk_size: '" + pt[i] + "' is not a size");
+      r.chunk_bytes = static_cast<uint64_t>(*c);
+    } else {
+      r.sets.push_back(key + "=" + pt[i]);
+    }
+  }
+  Result<Prepared> p =
+      prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes, false, r.scaling);
+  if (!p.ok()) return p.error();
+  return r;
+}
+
+}  // namespace
+
 Result<SweepOutput> sweep(const SweepRequest& req) {
   if (req.params.empty()) return make_error("sweep: give at least one --param key=v1,v2");
   if (req.shard_count == 0 || req.shard_index >= req.shard_count) {
@@ -720,99 +771,48 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
   if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) {
     return m.error();
   }
-  std::vector<std::vector<std::string>> points{{}};
-  for (const SweepParam& p : req.params) {
-    std::vector<std::vector<std::string>> next;
-    for (const auto& pt : points) {
-      for (const std::string& v : p.values) {
-        auto q = pt;
-        q.push_back(v);
-        next.push_back(q);
-      }
-    }
-    points = next;
-  }
-  // Each point as a replay request; the trace, preset and every key/value
-  // are checked up front (without simulating), so a bad grid fails with one
-  // line instead of one per point.
+  const std::vector<std::vector<std::string>> points = sweep_grid(req.params);
   std::vector<ReplayRequest> requests;
   for (const auto& pt : points) {
-    ReplayRequest r;
-    r.trace = req.trace;
-    r.platform = req.platform;
-    r.mechanism = req.mechanism;
-    r.sets = req.sets;
-    r.scaling = req.scaling;
-    r.jobs = 1;  // points run in parallel already
-    for (size_t i = 0; i < req.params.size(); ++i) {
-      const std::string& key = req.params[i].key;
-      if (key == "gpus") {
-        Result<uint32_t> g = parse_count("gpus", pt[i], kMaxGpus);
-        if (!g.ok()) return g.error();
-        r.gpus = *g;
-      } else if (key == "chunk_size") {
-        Result<double> c = parse_quantity(pt[i], Unit::kSizeBytes);
-        if (!c.ok() || *c < 1)
-          return make_error("--param chunk_size: '" + pt[i] + "' is not a size");
-        r.chunk_bytes = static_cast<uint64_t>(*c);
-      } else {
-        r.sets.push_back(key + "=" + pt[i]);
-      }
-    }
-    Result<Prepared> p =
-        prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes, false, r.scaling);
-    if (!p.ok()) return p.error();
-    requests.push_back(std::move(r));
+    Result<ReplayRequest> r = point_request(req, pt);
+    if (!r.ok()) return r.error();
+    requests.push_back(std::move(*r));
   }
-
   std::vector<Table::Column> columns;
   for (const SweepParam& p : req.params) columns.push_back({p.key});
   const Table replay_columns = replay_table();
   columns.insert(columns.end(), replay_columns.columns().begin(), replay_columns.columns().end());
   const auto [begin, end] = sweep_shard(points.size(), req.shard_index, req.shard_count);
   SweepOutput out{Table(columns), end - begin, 0, ""};
-
   // One child process per point (SimGrid: one engine per process; the
   // point's mechanisms run in grandchildren), at most `jobs` at once,
-  // collected in grid order so the table is the same for any `jobs`.
-  std::deque<std::pair<size_t, IsolatedChild>> running;
-  size_t next = begin, done = 0;
-  auto finish_oldest = [&]() -> Status {
-    auto [i, child] = running.front();
-    running.pop_front();
-    Result<std::string> bytes = finish_isolated(child, "sweep: point");
-    ++done;
-    if (req.progress) req.progress(done, out.points);
-    auto failed = [&](const std::string& why) {
-      if (out.failed_points++ == 0) out.first_failure = why;
-    };
-    if (!bytes.ok() || bytes->front() == 'E') {
-      failed(bytes.ok() ? bytes->substr(1) : bytes.error().message);
-      return Status::Ok();
-    }
-    Table rows(replay_columns.columns());
-    XF_RETURN_IF_ERROR(append_rows(rows, bytes->substr(1)));
-    for (const std::vector<Table::Cell>& row : rows.rows()) {
-      std::vector<Table::Cell> cells(points[i].begin(), points[i].end());
-      cells.insert(cells.end(), row.begin(), row.end());
-      out.table.add_row(std::move(cells));
-    }
-    return Status::Ok();
-  };
+  // collected in grid order so the table is the same for any `jobs`. A
+  // point that fails is counted, not fatal.
   if (req.progress) req.progress(0, out.points);
-  const uint32_t jobs = std::max<uint32_t>(req.jobs, 1);
-  while (next < end || !running.empty()) {
-    while (running.size() < jobs && next < end) {
-      const ReplayRequest& r = requests[next];
-      Result<IsolatedChild> child = start_isolated([&r] {
-        Result<ReplayOutput> o = replay(r);
+  Status s = run_isolated_in_order(
+      end - begin, req.jobs,
+      [&](size_t k) {
+        Result<ReplayOutput> o = replay(requests[begin + k]);
         return o.ok() ? "T" + encode_rows(o->table) : "E" + o.error().message;
-      });
-      if (!child.ok()) return make_runtime_error("sweep: " + child.error().message);
-      running.emplace_back(next++, *child);
-    }
-    XF_RETURN_IF_ERROR(finish_oldest());
-  }
+      },
+      [&](size_t k, Result<std::string> bytes) -> Status {
+        if (req.progress) req.progress(k + 1, out.points);
+        if (!bytes.ok() || bytes->front() == 'E') {
+          if (out.failed_points++ == 0)
+            out.first_failure = bytes.ok() ? bytes->substr(1) : bytes.error().message;
+          return Status::Ok();
+        }
+        Table rows(replay_columns.columns());
+        XF_RETURN_IF_ERROR(append_rows(rows, bytes->substr(1)));
+        for (const std::vector<Table::Cell>& row : rows.rows()) {
+          std::vector<Table::Cell> cells(points[begin + k].begin(), points[begin + k].end());
+          cells.insert(cells.end(), row.begin(), row.end());
+          out.table.add_row(std::move(cells));
+        }
+        return Status::Ok();
+      },
+      "sweep: point");
+  if (!s.ok()) return s.error();
   return out;
 }
 
