@@ -19,6 +19,7 @@
 #include "sim/isolated.h"
 #include "sim/proact_graph.h"
 #include "sim/proact_mechanism.h"
+#include "sim/processor_sharing_link.h"
 #include "sim/simgrid_platform.h"
 
 namespace xferlab::sim {
@@ -51,6 +52,9 @@ struct Run {
   // Per GPU: GPUs its replay stands for (replica folding; 0 = folded into
   // an earlier GPU with the same kernels, not replayed).
   std::vector<uint32_t> weight;
+  // Inline: bandwidth of the link each GPU's flows have to themselves
+  // (ProcessorSharingLink); 0 = SimGrid comms.
+  double isolated_inline_bw = 0;
 
   void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
             double start_ns, double end_ns) {
@@ -87,6 +91,8 @@ struct Run {
 
 // Flight: one chunk's transfer to one destination, or to `copies`
 // destinations at once (fan-out aggregation).
+// A flight is a SimGrid comm, or a flow of a ProcessorSharingLink (`link`)
+// where its GPU's transfers have a link of their own (isolated inline).
 struct Flight {
   sg4::CommPtr comm;
   double start_ns;
@@ -94,6 +100,12 @@ struct Flight {
   double payload = 0, wire = 0;                   // bytes of all copies
   uint32_t lane = 0;                              // source lane
   CriticalPath::Node from = CriticalPath::kNone;  // the starting actor's step
+  ProcessorSharingLink* link = nullptr;
+  size_t link_flow = 0;  // its id on `link`
+
+  double end_ns() const {
+    return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
+  }
 };
 
 using proact::Target;
@@ -121,21 +133,28 @@ using proact::max_chunk_bytes;
 // start_flight: a transfer of `cost` wire bytes carrying `payload` bytes
 // from GPU src's source lane `lane` (capped lanes model agent/copy-engine
 // throughput and DMA windows; see SourceLanes).
+// `link`: the flight is a flow of that link, not a SimGrid comm.
 Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t chunk,
-                    double payload, const WireCost& cost) {
+                    double payload, const WireCost& cost, ProcessorSharingLink* link = nullptr) {
   const double wire = cost.wire_bytes * to.copies;
   auto bytes = static_cast<uint64_t>(std::llround(wire));
-  // On a mesh a copy to every peer goes through the GPU's fan-out sink.
-  sg4::CommPtr comm = to.copies > 1 && run.platform.has_fan_out_sinks()
-                          ? run.platform.send_fan_out(src, lane, bytes)
-                          : run.platform.send(src, lane, to.dst, bytes);
-  ++run.result.activities;
+  Flight f{nullptr, now_ns(), src,         to.dst, chunk, to.copies, payload * to.copies,
+           wire,    lane,     run.cursor()};
+  if (link != nullptr) {
+    f.link = link;
+    f.link_flow = link->add(f.start_ns, static_cast<double>(bytes));
+  } else {
+    // On a mesh a copy to every peer goes through the GPU's fan-out sink.
+    f.comm = to.copies > 1 && run.platform.has_fan_out_sinks()
+                 ? run.platform.send_fan_out(src, lane, bytes)
+                 : run.platform.send(src, lane, to.dst, bytes);
+    ++run.result.activities;
+  }
   const double replicas = run.weight[src];  // the same flight from each folded GPU
   run.result.payload_bytes += payload * to.copies * replicas;
   run.result.wire_bytes += wire * replicas;
   run.egress_bytes[src] += wire;
-  return Flight{comm, now_ns(), src,         to.dst, chunk, to.copies, payload * to.copies,
-                wire, lane,     run.cursor()};
+  return f;
 }
 
 // explain_flight: the flight's part of the critical path, joined into the
@@ -143,7 +162,7 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
 void explain_flight(Run& run, const Flight& f) {
   if (!run.cp) return;
   const Machine& m = *run.machine;
-  const double end = f.comm->get_finish_time() * kNsPerS;
+  const double end = f.end_ns();
   double bw = m.gpu_link.bw_bytes_per_s;
   if (m.topology == Topology::kPcieTree &&
       f.src / m.gpus_per_pcie_switch != f.dst / m.gpus_per_pcie_switch) {
@@ -157,7 +176,11 @@ void explain_flight(Run& run, const Flight& f) {
 }
 
 void finish_flight(Run& run, Flight& f) {
-  f.comm->wait();
+  if (f.link != nullptr) {
+    run.sleep_until(f.end_ns());
+  } else {
+    f.comm->wait();
+  }
   explain_flight(run, f);
   double end = now_ns();
   run.busy.emplace_back(f.start_ns, end);
@@ -262,6 +285,12 @@ void run_memcpy(Run& run, const KernelInput& k, double kb) {
 // the kernel (later first writes and ready times shift by the stall).
 void run_inline(Run& run, const KernelInput& k, double kb) {
   const proact::InlinePlan plan = proact::inline_plan(*run.machine, run.aggregate, k);
+  // Where the GPU's flows have a link of their own, it is computed here.
+  std::optional<ProcessorSharingLink> link;
+  if (run.isolated_inline_bw > 0 && !plan.targets.empty()) {
+    link.emplace(run.isolated_inline_bw,
+                 run.machine->path_latency_ns(k.gpu, plan.targets.front().dst));
+  }
   std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
   std::deque<Flight> written;                                 // ready, maybe undelivered
   double stall_ns = 0;
@@ -269,8 +298,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
     const ChunkInput& cj = k.chunks[j];
     run.wait(kb + stall_ns + cj.first_write_ns, Cause::kCompute, k.gpu);
     for (Target d : plan.targets) {
-      writing[j].push_back(
-          start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), plan.stores[j]));
+      writing[j].push_back(start_flight(run, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes),
+                                        plan.stores[j], link ? &*link : nullptr));
     }
   };
   auto ready = [&](uint32_t i) {
@@ -507,6 +536,18 @@ Producer producer_for(Mechanism m) {
 
 using proact::union_length;
 
+// one_kernel_per_gpu: no GPU runs two kernels in one iteration (each GPU's
+// flows then come from one producer, which waits for them itself).
+bool one_kernel_per_gpu(const ReplayInput& in) {
+  for (const IterationInput& it : in.iterations) {
+    std::vector<uint32_t> gpus;
+    for (const KernelInput& k : it.kernels) gpus.push_back(k.gpu);
+    std::sort(gpus.begin(), gpus.end());
+    if (std::adjacent_find(gpus.begin(), gpus.end()) != gpus.end()) return false;
+  }
+  return true;
+}
+
 // drive: iterations one after another, each closed by a global barrier.
 void drive(Run& run) {
   const Producer producer = producer_for(run.options.mechanism);
@@ -601,6 +642,16 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       shared, machine.num_gpus,
       options.fold_replicas && !options.record_timeline &&
           proact::independent_gpus(machine, shared, options.mechanism, run.aggregate));
+  if (options.mechanism == Mechanism::kInline &&
+      proact::independent_gpus(machine, shared, options.mechanism, run.aggregate) &&
+      one_kernel_per_gpu(shared)) {
+    // Each GPU's inline flows share one bottleneck and nothing else (its
+    // port and the next GPU's, or its fan-out link), from one producer.
+    run.isolated_inline_bw =
+        platform_link_bw_bytes_per_s(machine.gpu_link,
+                                     packet_wire_bytes(machine, input, options.mechanism)) *
+        (machine.topology == Topology::kDirect ? machine.num_gpus - 1 : 1);
+  }
   run.result.mechanism = options.mechanism;
   if (options.explain) run.cp = std::make_unique<CriticalPath>();
   run.result.chunks = input.num_chunks();

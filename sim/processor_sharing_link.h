@@ -1,0 +1,54 @@
+// sim/processor_sharing_link.h — ProcessorSharingLink: flows on a link that
+// carries nothing else, computed exactly without SimGrid.
+//
+// SimGrid's CM02 model (sim/simgrid_platform.cc settings) moves a flow of S
+// bytes over a route with latency L and bandwidth B as: L of latency, then
+// a max-min fair share of B. When every flow on the route shares one
+// bottleneck and nothing else, that share is B / (flows past their latency):
+// egalitarian processor sharing. This class computes it event by event in
+// O(log n) per flow (each flow's finish tag in per-flow service; the least
+// tag ends first), where SimGrid's solver pays for every flow at every event
+// (docs/sim.md, "Isolated inline links"). No SimGrid here.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace xferlab::sim {
+
+class ProcessorSharingLink {
+ public:
+  // A link of `bw_bytes_per_s` (> 0) whose flows start sharing it
+  // `latency_ns` after they start.
+  ProcessorSharingLink(double bw_bytes_per_s, double latency_ns);
+
+  // add: a flow of `bytes` started at `t_ns`, no earlier than any time
+  // asked of this link before; returns its id (0, 1, ...).
+  size_t add(double t_ns, double bytes);
+
+  // end_ns: when flow `id` ends, provided no flow is added before then
+  // (its producer waits for it).
+  double end_ns(size_t id);
+
+ private:
+  // step: processes the next event (a flow joins the sharing or ends) if
+  // it is at most `limit_ns`; false when there is none.
+  bool step(double limit_ns);
+  // advance: processes every event up to `t_ns` and moves the clock there.
+  void advance(double t_ns);
+
+  double bytes_per_ns_;
+  double latency_ns_;
+  double now_ns_ = 0;
+  double served_ = 0;                     // bytes each sharing flow received since the first flow
+  using Tag = std::pair<double, size_t>;  // served_ at which the flow ends, id
+  std::priority_queue<Tag, std::vector<Tag>, std::greater<Tag>> sharing_;
+  std::deque<std::pair<double, size_t>> latent_;  // join time, id (in start order)
+  std::vector<double> bytes_;
+  std::vector<double> end_ns_;  // NaN until the flow ended
+};
+
+}  // namespace xferlab::sim

@@ -1,0 +1,61 @@
+// sim/processor_sharing_link_test.cc — flows on an isolated link, by hand:
+// 1 B/ns (1e9 B/s).
+#include "sim/processor_sharing_link.h"
+
+#include <gtest/gtest.h>
+
+namespace xferlab::sim {
+namespace {
+
+constexpr double kTol = 1e-9;  // ns
+
+TEST(ProcessorSharingLink, OneFlowTakesLatencyThenBytesOverBandwidth) {
+  ProcessorSharingLink link(1e9, 1000);
+  const size_t a = link.add(500, 4000);
+  EXPECT_NEAR(link.end_ns(a), 500 + 1000 + 4000, kTol);
+}
+
+TEST(ProcessorSharingLink, FlowsStartedTogetherShareEqually) {
+  ProcessorSharingLink link(1e9, 1000);
+  const size_t a = link.add(0, 4000);
+  const size_t b = link.add(0, 4000);
+  const size_t c = link.add(0, 2000);
+  // Three share until c has 2000 (6000 ns), then two share 2000 each left.
+  EXPECT_NEAR(link.end_ns(c), 1000 + 6000, kTol);
+  EXPECT_NEAR(link.end_ns(a), 1000 + 6000 + 4000, kTol);
+  EXPECT_NEAR(link.end_ns(b), 1000 + 6000 + 4000, kTol);
+}
+
+// A alone for 1000 ns (1000 B), then A and B at 0.5 B/ns: B's 2000 B take
+// 4000 ns (ends at 5000); A's last 1000 B alone (ends at 6000).
+TEST(ProcessorSharingLink, LaterFlowSlowsEarlierOne) {
+  ProcessorSharingLink link(1e9, 0);
+  const size_t a = link.add(0, 4000);
+  const size_t b = link.add(1000, 2000);
+  EXPECT_NEAR(link.end_ns(b), 5000, kTol);
+  EXPECT_NEAR(link.end_ns(a), 6000, kTol);
+}
+
+// A flow in its latency does not share yet: B starts at 1000 but joins at
+// 3000, when A (4000 B from 0) has 1000 B left; both at 0.5 B/ns, A ends at
+// 5000; B's last 3000 B alone end at 8000.
+TEST(ProcessorSharingLink, FlowsJoinAfterTheirLatency) {
+  ProcessorSharingLink link(1e9, 2000);
+  const size_t a = link.add(-2000, 4000);  // joins at 0
+  const size_t b = link.add(1000, 4000);   // joins at 3000
+  EXPECT_NEAR(link.end_ns(a), 5000, kTol);
+  EXPECT_NEAR(link.end_ns(b), 8000, kTol);
+}
+
+TEST(ProcessorSharingLink, IdleGapsAndEmptyFlows) {
+  ProcessorSharingLink link(2e9, 0);
+  const size_t a = link.add(0, 2000);
+  EXPECT_NEAR(link.end_ns(a), 1000, kTol);
+  const size_t b = link.add(5000, 0);
+  const size_t c = link.add(5000, 4000);
+  EXPECT_NEAR(link.end_ns(b), 5000, kTol);
+  EXPECT_NEAR(link.end_ns(c), 7000, kTol);
+}
+
+}  // namespace
+}  // namespace xferlab::sim
