@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <simgrid/s4u.hpp>
+#include <unordered_map>
 
 #include "hw_model/software_mechanisms.h"
 #include "hw_model/transfer_window.h"
@@ -64,7 +65,25 @@ struct Run {
   }
   void sleep_until(double t_ns) {
     ++result.activities;
+    if (t_ns > now_ns()) reap();
     sleep_until_ns(t_ns);
+  }
+
+  // Flights that ended and that their actor has not waited for yet, per
+  // actor (filled by the completion callback, simulate()). SimGrid 3.32
+  // keeps each comm in its sender's activity list until the sender waits
+  // for it and removes it by a linear search of that list, so an actor
+  // holding a window of ended flights (inline, DMA channels, CDP children)
+  // pays the window per flight; completing them before the actor sleeps
+  // keeps the list at the flights still moving. Its later wait returns at
+  // once, at the same time as before (finish_flight).
+  std::unordered_map<int64_t, std::vector<sg4::CommPtr>> ended;
+  std::unordered_map<const void*, std::pair<int64_t, sg4::CommPtr>> moving;  // by kernel activity
+  void reap() {
+    auto it = ended.find(me());
+    if (it == ended.end()) return;
+    for (sg4::CommPtr& c : it->second) c->test();
+    it->second.clear();
   }
 
   // Critical path (ReplayOptions::explain): each actor's chain of steps.
@@ -86,6 +105,7 @@ struct Run {
   // done: the actor's chain ends here (the iteration's barrier waits on it).
   void done() {
     if (cp) ends.push_back(cursor());
+    ended.erase(me());  // waited for already
   }
 };
 
@@ -148,6 +168,7 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
     f.comm = to.copies > 1 && run.platform.has_fan_out_sinks()
                  ? run.platform.send_fan_out(src, lane, bytes)
                  : run.platform.send(src, lane, to.dst, bytes);
+    run.moving.emplace(f.comm->get_impl(), std::make_pair(Run::me(), f.comm));
     ++run.result.activities;
   }
   const double replicas = run.weight[src];  // the same flight from each folded GPU
@@ -573,6 +594,7 @@ void drive(Run& run) {
           }));
     }
     for (auto& a : actors) a->join();
+    run.platform.forget_delivered();  // every flight of the iteration ended
     if (run.cp) {
       // The barrier waits for the last actor of the iteration.
       for (CriticalPath::Node e : run.ends) run.join(e);
@@ -655,6 +677,17 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.result.mechanism = options.mechanism;
   if (options.explain) run.cp = std::make_unique<CriticalPath>();
   run.result.chunks = input.num_chunks();
+  // Ended flights (Run::reap). SimGrid 3.32's public headers only declare
+  // NetworkAction, a kernel::resource::Action with no other base.
+  sg4::Link::on_communication_state_change_cb([&run](simgrid::kernel::resource::NetworkAction& na,
+                                                     simgrid::kernel::resource::Action::State) {
+    const auto& a = reinterpret_cast<const simgrid::kernel::resource::Action&>(na);
+    if (a.get_state() != simgrid::kernel::resource::Action::State::FINISHED) return;
+    auto it = run.moving.find(a.get_activity());
+    if (it == run.moving.end()) return;
+    run.ended[it->second.first].push_back(std::move(it->second.second));
+    run.moving.erase(it);
+  });
   sg4::Actor::create("driver", run.platform.cpu(), [&run] { drive(run); });
   engine->run();
 

@@ -189,17 +189,15 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
     zone->create_host("nvswitch", kHostSpeedFlops)->seal();
   }
   zone->seal();
-  // Receivers: one daemon per GPU takes delivered comms off its mailbox, the
-  // oldest first, so a comm is freed once it ended and its sender waited
-  // (a permanent receiver's mailbox otherwise keeps every comm: gigabytes
-  // at 1024 GPUs). Comms flow without it; it only cleans up.
-  auto receiver = [](sg4::Host* host) {
+  // Receivers: daemons blocked for good (a suspended receiver would hold its
+  // comms back), killed when the replay ends.
+  sg4::SemaphorePtr never = sg4::Semaphore::create(0);
+  auto receiver = [never](sg4::Host* host) {
     sg4::Mailbox* inbox = sg4::Mailbox::by_name(host->get_name());
-    sg4::ActorPtr rx = sg4::Actor::create("rx." + host->get_name(), host, [inbox] {
+    inbox->set_receiver(sg4::Actor::create("rx." + host->get_name(), host, [never] {
       sg4::Actor::self()->daemonize();
-      while (true) inbox->get<int>();
-    });
-    inbox->set_receiver(rx);
+      never->acquire();
+    }));
     return inbox;
   };
   for (sg4::Host* gpu : p.gpus_) p.inboxes_.push_back(receiver(gpu));
@@ -226,6 +224,11 @@ sg4::CommPtr SimgridPlatform::send(uint32_t src, uint32_t lane, uint32_t dst,
 
 sg4::CommPtr SimgridPlatform::send_fan_out(uint32_t src, uint32_t lane, uint64_t bytes) const {
   return put(source(src, lane), sink_inboxes_[src], bytes);
+}
+
+void SimgridPlatform::forget_delivered() const {
+  for (sg4::Mailbox* inbox : inboxes_) inbox->clear();
+  for (sg4::Mailbox* inbox : sink_inboxes_) inbox->clear();
 }
 
 }  // namespace xferlab::sim

@@ -68,6 +68,12 @@ class SimgridPlatform {
   // copy to every peer at once (has_fan_out_sinks() only).
   simgrid::s4u::CommPtr send_fan_out(uint32_t src, uint32_t lane, uint64_t bytes) const;
 
+  // forget_delivered: frees the comms sent so far, which a permanent
+  // receiver's mailbox keeps (gigabytes at 1024 GPUs otherwise). Only when
+  // every comm sent has ended and been waited for (at a barrier): cancels
+  // the rest.
+  void forget_delivered() const;
+
  private:
   std::vector<simgrid::s4u::Host*> gpus_;
   std::vector<simgrid::s4u::Mailbox*> inboxes_;  // per GPU, with a permanent receiver
