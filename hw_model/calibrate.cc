@@ -437,27 +437,31 @@ struct Calibrator {
 
   Status notifications() {
     std::span<const NotifyBenchRow> rows = in.notify_bench;
-    auto need = [&](const char* test, const char* variant) -> Result<double> {
-      const NotifyBenchRow* r = find_notify(rows, test, variant);
-      if (!r)
-        return make_error(in.notify_bench_file + ": no row test='" + test + "' variant='" +
-                          variant + "'");
-      return r->median_ns;
-    };
     double g2c, c2g, rtt, cpu_rw, cpu_rw_fence, gpu_rw, launch_api, launch, cdp, cdp_tail,
         wv_visible, wait_rtt;
-    XF_ASSIGN(g2c, need("flag_gpu_to_cpu_one_way", "gpu_volatile"));
-    XF_ASSIGN(c2g, need("flag_cpu_to_gpu_one_way", "gpu_volatile"));
-    XF_ASSIGN(rtt, need("flag_pingpong_rtt", "gpu_volatile"));
-    XF_ASSIGN(cpu_rw, need("cpu_read_write_cost", "volatile"));
-    XF_ASSIGN(cpu_rw_fence, need("cpu_read_write_cost", "volatile_fence"));
-    XF_ASSIGN(gpu_rw, need("gpu_read_write_cost", "volatile"));
-    XF_ASSIGN(launch_api, need("kernel_launch_api", "host_call"));
-    XF_ASSIGN(launch, need("kernel_launch_to_start", "idle_stream"));
-    XF_ASSIGN(cdp, need("cdp_child_launch", "fire_and_forget"));
-    XF_ASSIGN(cdp_tail, need("cdp_child_launch", "tail_launch"));
-    XF_ASSIGN(wv_visible, need("stream_write_value_visible", "idle_stream"));
-    XF_ASSIGN(wait_rtt, need("stream_wait_value_release_rtt", "host_write_to_ack"));
+    const struct {
+      double* median_ns;
+      const char* test;
+      const char* variant;
+    } needed[] = {{&g2c, "flag_gpu_to_cpu_one_way", "gpu_volatile"},
+                  {&c2g, "flag_cpu_to_gpu_one_way", "gpu_volatile"},
+                  {&rtt, "flag_pingpong_rtt", "gpu_volatile"},
+                  {&cpu_rw, "cpu_read_write_cost", "volatile"},
+                  {&cpu_rw_fence, "cpu_read_write_cost", "volatile_fence"},
+                  {&gpu_rw, "gpu_read_write_cost", "volatile"},
+                  {&launch_api, "kernel_launch_api", "host_call"},
+                  {&launch, "kernel_launch_to_start", "idle_stream"},
+                  {&cdp, "cdp_child_launch", "fire_and_forget"},
+                  {&cdp_tail, "cdp_child_launch", "tail_launch"},
+                  {&wv_visible, "stream_write_value_visible", "idle_stream"},
+                  {&wait_rtt, "stream_wait_value_release_rtt", "host_write_to_ack"}};
+    for (const auto& need : needed) {
+      const NotifyBenchRow* r = find_notify(rows, need.test, need.variant);
+      if (!r)
+        return make_error(in.notify_bench_file + ": no row test='" + need.test + "' variant='" +
+                          need.variant + "'");
+      *need.median_ns = r->median_ns;
+    }
 
     NotificationConfig& n = out.platform.notification;
     // The clock-mapped one-way split is uncertain (±clock_uncertainty_ns); the

@@ -63,6 +63,14 @@ FlagSet& add_core_flag(FlagSet& f) {
                       "cores\")");
 }
 
+// add_core_and_jobs_flags: --core and --jobs (`what`: the unit each process
+// replays; 0 = the CPUs this process may use).
+FlagSet& add_core_and_jobs_flags(FlagSet& f, const std::string& what) {
+  return add_core_flag(f).add_int(
+      "jobs", 0, 0, kMaxJobs,
+      what + " at once, one process each (0: the CPUs this process may use)");
+}
+
 // core_of: --core's value (the flag admits actors|graph only).
 ReplayCore core_of(const FlagSet& flags) {
   return *parse_replay_core(flags.get_string("core"));
@@ -115,10 +123,7 @@ static FlagSet replay_flags() {
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
                   "switch platforms: one comm per chunk to all peers, or one per destination");
-  add_core_flag(f);
-  f.add_int("jobs", 0, 0, kMaxJobs,
-            "mechanisms simulated at once, one process each (0: the CPUs this process may use)");
-  return f;
+  return add_core_and_jobs_flags(f, "mechanisms simulated");
 }
 
 int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
@@ -166,10 +171,7 @@ static FlagSet validate_flags() {
       .add_string("format", "table", {"table", "csv", "json"}, "output format")
       .add_string("captures", "current", {"current", "all"},
                   "all: include agent runs traced after a host gap");
-  add_core_flag(f);
-  f.add_int("jobs", 0, 0, kMaxJobs,
-            "traces replayed at once, one process each (0: the CPUs this process may use)");
-  return f;
+  return add_core_and_jobs_flags(f, "traces replayed");
 }
 
 int run_validate(const cli::Args& args, std::ostream& out, std::ostream& err) {

@@ -92,7 +92,13 @@ std::vector<uint64_t> sample_rows(uint64_t n, uint64_t count, uint64_t seed) {
 
 constexpr uint64_t kCheckRows = 1u << 16;
 
+// floats_of: GPU `gpu`'s copy of region `region`, as the kernels read it.
+const float* floats_of(const std::vector<std::unique_ptr<Region>>& regions, int region, int gpu) {
+  return reinterpret_cast<const float*>(regions[region]->data(gpu));
+}
+
 // ---------------------------------------------------------------- Jacobi
+
 class JacobiWorkload : public Workload {
  public:
   explicit JacobiWorkload(const WorkloadParams& p) : p_(p) {}
@@ -126,7 +132,7 @@ class JacobiWorkload : public Workload {
   void launch_step(int step, int gpu, uint64_t rb, uint64_t re, const DeviceRegion& out,
                    const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
                    cudaStream_t s) override {
-    const float* x = reinterpret_cast<const float*>(regions[step % 2]->data(gpu));
+    const float* x = floats_of(regions, step % 2, gpu);
     const uint64_t width = 2 * p_.jacobi_half_band + 1;
     launch_jacobi(out, band_.at(gpu) + rb * width, x, rb, re, p_.jacobi_half_band, p_.jacobi_rows,
                   p_.seed, s);
@@ -199,7 +205,7 @@ class PageRankWorkload : public GraphWorkload {
                    const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
                    cudaStream_t s) override {
     launch_pagerank(out, offsets_.at(gpu), src_.at(gpu), degree_.at(gpu),
-                    reinterpret_cast<const float*>(regions[step % 2]->data(gpu)), rb, re, n(), s);
+                    floats_of(regions, step % 2, gpu), rb, re, n(), s);
   }
   Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
     const int last = num_steps() - 1;
@@ -307,13 +313,12 @@ class AlsWorkload : public Workload {
                    const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
                    cudaStream_t s) override {
     const int i = step / 2;
-    auto f = [&](int region) { return reinterpret_cast<const float*>(regions[region]->data(gpu)); };
     if (step % 2 == 0) {
-      launch_als(out, f(i % 2), user_offsets_.at(gpu), user_cols_.at(gpu), user_values_.at(gpu),
-                 f(2 + i % 2), rb, re, s);
+      launch_als(out, floats_of(regions, i % 2, gpu), user_offsets_.at(gpu), user_cols_.at(gpu),
+                 user_values_.at(gpu), floats_of(regions, 2 + i % 2, gpu), rb, re, s);
     } else {
-      launch_als(out, f(2 + i % 2), item_offsets_.at(gpu), item_cols_.at(gpu), item_values_.at(gpu),
-                 f((i + 1) % 2), rb, re, s);
+      launch_als(out, floats_of(regions, 2 + i % 2, gpu), item_offsets_.at(gpu), item_cols_.at(gpu),
+                 item_values_.at(gpu), floats_of(regions, (i + 1) % 2, gpu), rb, re, s);
     }
   }
   Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
@@ -402,13 +407,12 @@ class XrayCtWorkload : public Workload {
                    const std::vector<std::unique_ptr<Region>>& regions, uint32_t,
                    cudaStream_t s) override {
     const int i = step / 2;
-    auto f = [&](int region) { return reinterpret_cast<const float*>(regions[region]->data(gpu)); };
     if (step % 2 == 0) {
-      launch_ct_forward(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), f(i % 2), b_d_.at(gpu),
-                        rinv_d_.at(gpu), objective_d_.at(gpu) + i, rb, re, s);
+      launch_ct_forward(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), floats_of(regions, i % 2, gpu),
+                        b_d_.at(gpu), rinv_d_.at(gpu), objective_d_.at(gpu) + i, rb, re, s);
     } else {
-      launch_ct_back(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), f(i % 2), f(2), cinv_d_.at(gpu), rb,
-                     re, s);
+      launch_ct_back(out, g_, cos_d_.at(gpu), sin_d_.at(gpu), floats_of(regions, i % 2, gpu),
+                     floats_of(regions, 2, gpu), cinv_d_.at(gpu), rb, re, s);
     }
   }
   Result<std::string> check(const std::vector<std::vector<char>>& host, uint32_t) const override {
