@@ -105,16 +105,24 @@ Status Machine::validate() const {
 double Machine::path_latency_ns(uint32_t src, uint32_t dst) const {
   switch (topology) {
     case Topology::kDirect: return gpu_link.latency_ns;
-    case Topology::kSwitch:
-      return hw_model::switched_path_latency_ns(gpu_link.latency_ns, switch_hops,
-                                                switch_latency_ns);
+    case Topology::kSwitch: return 2 * gpu_port_latency_ns();
     case Topology::kPcieTree:
       if (src / gpus_per_pcie_switch == dst / gpus_per_pcie_switch) {
-        return hw_model::switched_path_latency_ns(gpu_link.latency_ns, 1, switch_latency_ns);
+        return 2 * gpu_port_latency_ns();
       }
-      return 2 * gpu_link.latency_ns + 2 * uplink.latency_ns + 2 * switch_latency_ns;
+      return 2 * gpu_port_latency_ns() + 2 * uplink_latency_ns();
   }
   return 0;
+}
+
+double Machine::gpu_port_latency_ns() const {
+  // kPcieTree: one PCIe switch (switch_latency_ns holds the format's hops).
+  const int64_t hops = topology == Topology::kSwitch ? switch_hops : 1;
+  return hw_model::switched_path_latency_ns(gpu_link.latency_ns, hops, switch_latency_ns) / 2;
+}
+
+double Machine::uplink_latency_ns() const {
+  return uplink.latency_ns + switch_latency_ns / 2;
 }
 namespace hw = hw_model;
 

@@ -126,8 +126,17 @@ struct Machine {
 
   Status validate() const;
 
-  // path_latency_ns: one-way latency from GPU src to GPU dst.
+  // path_latency_ns: one-way latency from GPU src to GPU dst: the sum of
+  // the latencies of the links its route crosses (the ones below), so the
+  // SimGrid routes, the task graph's links and the DMA window's round trip
+  // agree.
   double path_latency_ns(uint32_t src, uint32_t dst) const;
+  // gpu_port_latency_ns: a GPU's link into its switch (kSwitch, kPcieTree):
+  // half of a same-switch path, hw_model::switched_path_latency_ns.
+  double gpu_port_latency_ns() const;
+  // uplink_latency_ns: a PCIe switch to the root complex with its half of
+  // the switch (kPcieTree).
+  double uplink_latency_ns() const;
 };
 
 // machine_from_platform: `num_gpus` 0 keeps the preset's GPU count; another

@@ -116,10 +116,8 @@ class Builder {
   // gpu_path: the directed links from GPU i to GPU j.
   std::vector<uint32_t> gpu_path(uint32_t i, uint32_t j) {
     const double bw = platform_link_bw_bytes_per_s(m_.gpu_link, packet_wire_);
-    const double half_switch_ns = m_.switch_latency_ns / 2;
     auto port = [&](uint32_t gpu, const char* kind, const char* dir) {
-      return link("gpu" + std::to_string(gpu) + kind + dir, bw,
-                  m_.gpu_link.latency_ns + half_switch_ns);
+      return link("gpu" + std::to_string(gpu) + kind + dir, bw, m_.gpu_port_latency_ns());
     };
     switch (m_.topology) {
       case Topology::kDirect: {
@@ -133,7 +131,7 @@ class Builder {
         const uint32_t si = i / m_.gpus_per_pcie_switch, sj = j / m_.gpus_per_pcie_switch;
         if (si == sj) return {port(i, "_pcie", ".up"), port(j, "_pcie", ".down")};
         const double ubw = platform_link_bw_bytes_per_s(m_.uplink, packet_wire_);
-        const double ulat = m_.uplink.latency_ns + half_switch_ns;
+        const double ulat = m_.uplink_latency_ns();
         return {port(i, "_pcie", ".up"),
                 link("pcie_sw" + std::to_string(si) + "_root.up", ubw, ulat),
                 link("pcie_sw" + std::to_string(sj) + "_root.down", ubw, ulat),

@@ -662,6 +662,24 @@ TEST(Explain, EveryMechanismSumsToItsTimeOverIterationsAndGpus) {
 // One definition of a switched path's latency: the machine's GPU-to-GPU path
 // (and so the SimGrid route and the DMA window's round trip) is hw_model's
 // (two links and the switch), as are the sizes `platform show` derives.
+// The links a route crosses sum to the path: SimGrid's ports and uplinks and
+// the task graph's links are the Machine's port latencies (by hand: a switch
+// path of 2 hops is 3 links + 2 switches; a PCIe pair across switches is 2
+// GPU links, 2 uplinks and 2 switches).
+TEST(Machine, RouteLinksSumToThePath) {
+  Machine sw = test_machine(4, Topology::kSwitch);
+  sw.switch_hops = 2;
+  sw.switch_latency_ns = 200;
+  EXPECT_DOUBLE_EQ(sw.path_latency_ns(0, 3), 3 * 1000 + 2 * 200);
+  EXPECT_DOUBLE_EQ(2 * sw.gpu_port_latency_ns(), sw.path_latency_ns(0, 3));
+  Machine tree = test_machine(4, Topology::kPcieTree);
+  tree.switch_latency_ns = 200;
+  EXPECT_DOUBLE_EQ(tree.path_latency_ns(0, 1), 2 * 1000 + 200);
+  EXPECT_DOUBLE_EQ(tree.path_latency_ns(0, 2), 2 * 1000 + 2 * 500 + 2 * 200);
+  EXPECT_DOUBLE_EQ(2 * tree.gpu_port_latency_ns() + 2 * tree.uplink_latency_ns(),
+                   tree.path_latency_ns(0, 2));
+}
+
 TEST(Machine, SwitchPathLatencyIsHwModels) {
   for (const char* preset : {"h200x4_hgx_nvswitch", "dgx2_v100_nvswitch"}) {
     Result<hw_model::Platform> p = hw_model::load_platform(preset);

@@ -100,7 +100,6 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
                       nullptr, with_cap, false);
     }
   };
-  const double half_switch_ns = m.switch_latency_ns / 2;
   std::vector<sg4::Link*> up;  // per GPU: link towards its switch / the host
   switch (m.topology) {
     case Topology::kDirect:
@@ -135,7 +134,7 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
       for (uint32_t i = 0; i < m.num_gpus; ++i) {
         // Each port carries half of the GPU-to-GPU path (Machine::path_latency_ns).
         up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_sw", link_bw(m.gpu_link),
-                               m.path_latency_ns(0, 1) / 2));
+                               m.gpu_port_latency_ns()));
       }
       // Star routes: GPU i -> anyone = up[i] UP; anyone -> GPU j = up[j]
       // DOWN (the route GPU i -> GPU j is their concatenation, as before);
@@ -158,11 +157,11 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
       for (uint32_t s = 0; s < switches; ++s) {
         zone->create_host("pcie_sw" + std::to_string(s), kHostSpeedFlops)->seal();
         uplinks.push_back(make_link(zone, "pcie_sw" + std::to_string(s) + "_root",
-                                    link_bw(m.uplink), m.uplink.latency_ns + half_switch_ns));
+                                    link_bw(m.uplink), m.uplink_latency_ns()));
       }
       for (uint32_t i = 0; i < m.num_gpus; ++i) {
         up.push_back(make_link(zone, "gpu" + std::to_string(i) + "_pcie", link_bw(m.gpu_link),
-                               m.gpu_link.latency_ns + half_switch_ns));
+                               m.gpu_port_latency_ns()));
       }
       for (uint32_t i = 0; i < m.num_gpus; ++i) {
         const uint32_t si = i / m.gpus_per_pcie_switch;
