@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -330,6 +331,28 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   Result<HaloPhases> slow = simulate_halo(*w, g, net, HaloMode::kMeasured, NicCosts{});
   ASSERT_TRUE(slow.ok());
   EXPECT_GT(slow->iteration_ns, total + 300'000);
+  // The run's boxes.csv (beside halo/traces/, read with common/csv) gives
+  // phases the trace lacks; a malformed number is an error naming file and
+  // line, not a 0.
+  const std::string csv = ::testing::TempDir() + "/halo_synth/halo/boxes.csv";
+  {
+    std::ofstream f(csv);
+    f << "variant,size,ranks,gpus_per_node,iterations,phase,min_ns,avg_ns,max_ns\n"
+         "baseline,gpus2_box4,2,2,10,host_only,1,1234.5,2\n"
+         "stream,gpus2_box4,2,2,10,host_only,1,99,2\n";
+  }
+  Result<HaloRun> with_csv = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
+  ASSERT_TRUE(with_csv.ok()) << with_csv.error().message;
+  EXPECT_EQ(with_csv->phase_ns("host_only"), 1234.5);
+  {
+    std::ofstream f(csv);
+    f << "variant,size,ranks,gpus_per_node,iterations,phase,min_ns,avg_ns,max_ns\n"
+         "baseline,gpus2_box4,2,2,10,host_only,1,12x,2\n";
+  }
+  Result<HaloRun> bad_csv = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
+  ASSERT_FALSE(bad_csv.ok());
+  EXPECT_EQ(bad_csv.error().message, csv + ":2: column 'avg_ns': '12x' is not a number");
+  std::filesystem::remove(csv);
   // A missing sibling rank is a one-line error naming the file.
   std::filesystem::remove(dir + "/baseline_gpus2_box4_rank1.xft");
   Result<HaloRun> bad = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");

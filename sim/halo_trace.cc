@@ -4,11 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <regex>
 #include <sstream>
 
+#include "common/csv.h"
+#include "common/number.h"
 #include "traces/event.h"
 #include "traces/reader.h"
 
@@ -123,17 +124,23 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
   }
   t.variant = *param("variant");
   if (std::optional<std::string> v = md.parameter("stacked-long")) {
-    t.stacked_long_bytes = std::strtod(v->c_str(), nullptr);
+    Result<double> bytes = parse_double(*v);
+    t.stacked_long_bytes = bytes.ok() ? *bytes : 0;
     if (!(t.stacked_long_bytes > 0)) {
       return make_error(path + ": metadata parameter stacked-long '" + *v + "' is not a size");
     }
   }
   t.label = *param("label");
-  t.rank = std::atoi(param("rank")->c_str());
-  t.ranks = std::atoi(param("ranks")->c_str());
-  if (t.ranks < 1 || t.rank < 0 || t.rank >= t.ranks) {
+  Result<int64_t> rank = parse_int(*param("rank")), ranks = parse_int(*param("ranks"));
+  if (!rank.ok() || !ranks.ok()) {
+    return make_error(
+        path + ": metadata parameters rank/ranks: " + (rank.ok() ? ranks : rank).error().message);
+  }
+  if (*ranks < 1 || *ranks > (1 << 24) || *rank < 0 || *rank >= *ranks) {
     return make_error(path + ": metadata parameters rank/ranks are out of range");
   }
+  t.rank = static_cast<int>(*rank);
+  t.ranks = static_cast<int>(*ranks);
   {
     // "global 100x50x50, procs 2x1x1, per-rank 50x50x50, vars 3, 27-point"
     const std::string d = *param("decomposition");
@@ -148,8 +155,13 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
     if (!per.ok()) return per.error();
     t.procs = *procs;
     t.per_rank = *per;
-    t.vars = std::stoi(m[3]);
-    t.pattern = std::stoi(m[4]);
+    Result<int64_t> vars = parse_int(m[3].str()), pattern = parse_int(m[4].str());
+    if (!vars.ok() || !pattern.ok() || *vars > 1024 || *pattern > 1024) {
+      return make_error(path + ": metadata parameter decomposition '" + d +
+                        "': vars / stencil points out of range");
+    }
+    t.vars = static_cast<int>(*vars);
+    t.pattern = static_cast<int>(*pattern);
   }
   {
     // "index:direction:kind:peer:bytes;..."
@@ -393,21 +405,27 @@ namespace {
 
 // load_csv_phases: avg_ns of every phase row of (variant, label) in the
 // run's halo.csv / boxes.csv (columns variant,size,...,phase,min_ns,avg_ns,max_ns).
-std::map<std::string, double> load_csv_phases(const std::filesystem::path& dir,
-                                              const std::string& variant,
-                                              const std::string& label) {
+Result<std::map<std::string, double>> load_csv_phases(const std::filesystem::path& dir,
+                                                      const std::string& variant,
+                                                      const std::string& label) {
   std::map<std::string, double> out;
   for (const char* name : {"halo.csv", "boxes.csv"}) {
-    std::ifstream f(dir / name);
-    std::string line;
-    while (std::getline(f, line)) {
-      std::vector<std::string> col;
-      std::stringstream ss(line);
-      std::string c;
-      while (std::getline(ss, c, ',')) col.push_back(c);
-      if (col.size() == 9 && col[0] == variant && col[1] == label) {
-        out[col[5]] = std::strtod(col[7].c_str(), nullptr);
-      }
+    const std::filesystem::path file = dir / name;
+    if (!std::filesystem::exists(file)) continue;  // a run may have only one of them
+    Result<CsvTable> csv = read_csv_file(file.string());
+    if (!csv.ok()) return csv.error();
+    XF_RETURN_IF_ERROR(csv->require({"variant", "size", "phase", "avg_ns"}));
+    for (size_t i = 0; i < csv->rows.size(); ++i) {
+      const CsvRow row(*csv, i);
+      Result<std::string> v = row.text("variant"), size = row.text("size");
+      if (!v.ok()) return v.error();
+      if (!size.ok()) return size.error();
+      if (*v != variant || *size != label) continue;
+      Result<std::string> phase = row.text("phase");
+      if (!phase.ok()) return phase.error();
+      Result<double> avg = row.number("avg_ns");
+      if (!avg.ok()) return avg.error();
+      out[*phase] = *avg;
     }
   }
   return out;
@@ -450,8 +468,10 @@ Result<HaloRun> load_halo_run(const std::string& path) {
     }
     run.ranks[r] = std::move(*t);
   }
-  run.csv_phase_ns = load_csv_phases(std::filesystem::path(path).parent_path().parent_path(),
-                                     first->variant, first->label);
+  Result<std::map<std::string, double>> phases = load_csv_phases(
+      std::filesystem::path(path).parent_path().parent_path(), first->variant, first->label);
+  if (!phases.ok()) return phases.error();
+  run.csv_phase_ns = std::move(*phases);
   // MPI latency: receiver's completion - max(sender's post, receiver's wait start).
   for (int r = 0; r < first->ranks; ++r) {
     const HaloRankTrace& recv = run.ranks[r];

@@ -3,11 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <tuple>
+
+#include "common/number.h"
 
 namespace xferlab::sim {
 
@@ -67,7 +68,10 @@ std::optional<TopologySummary> parse_topology(std::string_view text) {
     for (size_t j = 0; j < rows.size(); ++j) {
       if (i == j || j + 1 >= rows[i].size()) continue;
       const std::string& c = rows[i][j + 1];
-      const int64_t links = c.rfind("NV", 0) == 0 ? std::atoll(c.c_str() + 2) : 0;
+      // "NV18": 18 NVLinks; anything else (SYS, PIX, X, a malformed NVxx) none.
+      const Result<int64_t> nv =
+          c.rfind("NV", 0) == 0 ? parse_int(c.substr(2)) : Result<int64_t>(0);
+      const int64_t links = nv.ok() && *nv > 0 ? *nv : 0;
       t.min_nvlinks = std::min(t.min_nvlinks, links);
       t.max_nvlinks = std::max(t.max_nvlinks, links);
     }

@@ -328,9 +328,11 @@ std::optional<int> gather_points(MpiWorld& world, SweepOutput& s, std::ostream& 
   s.table = std::move(all);
   s.failed_points = 0;
   for (const std::string& f : *fails) {
-    const size_t n = std::stoul(f);
-    if (n > 0 && s.failed_points == 0) s.first_failure = f.substr(f.find('\n') + 1);
-    s.failed_points += n;
+    // Each rank sent "COUNT\nFIRST_FAILURE".
+    Result<uint64_t> n = parse_uint(f.substr(0, f.find('\n')));
+    if (!n.ok()) return fail(err, make_runtime_error("sweep: corrupt failure count from a rank"));
+    if (*n > 0 && s.failed_points == 0) s.first_failure = f.substr(f.find('\n') + 1);
+    s.failed_points += *n;
   }
   return std::nullopt;
 }
