@@ -12,20 +12,23 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "common/table.h"
 #include "sim/halo_command.h"
 #include "sim/halo_trace.h"
 
 int main(int argc, char** argv) {
   using namespace xferlab;
-  bool csv = false;
+  FlagSet flags("halo_substitution",
+                "For every held-out halo / GDA case among the traces: the replay with the\n"
+                "interpolated components and with one group at a time replaced by the case's own.");
+  flags
+      .set_positionals("DIR_OR_TRACE", 1, SIZE_MAX,
+                       "halo / GDA rank-0 traces, or folders searched for them")
+      .add_bool("csv", false, "CSV instead of a text table");
+  parse_flags_or_exit(flags, argc, argv);
   std::vector<std::string> traces;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--csv") {
-      csv = true;
-      continue;
-    }
+  for (const std::string& a : flags.positionals()) {
     if (std::filesystem::is_directory(a)) {
       for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
         const std::string name = e.path().filename().string();
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
     }
   }
   if (traces.empty()) {
-    std::cerr << "usage: halo_substitution [--csv] DIR_OR_TRACE... (no halo traces given)\n";
+    std::cerr << "halo_substitution: no halo traces in the given folders\n";
     return 2;
   }
   Result<Table> t = sim::halo_substitution(traces);
@@ -50,7 +53,7 @@ int main(int argc, char** argv) {
     std::cerr << "halo_substitution: " << t.error().message << "\n";
     return 1;
   }
-  if (csv) {
+  if (flags.get_bool("csv")) {
     t->write_csv(std::cout);
   } else {
     t->write_text(std::cout);
