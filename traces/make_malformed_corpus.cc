@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/flags.h"
 #include "traces/checksum.h"
 #include "traces/file_format.h"
 #include "traces/generator.h"
@@ -204,9 +205,9 @@ int run(const std::string& dir) {
 }  // namespace xferlab::traces
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: make_malformed_corpus DIR\n";
-    return 2;
-  }
-  return xferlab::traces::run(argv[1]);
+  xferlab::FlagSet flags("make_malformed_corpus",
+                         "Writes the malformed-trace regression corpus and its MANIFEST into DIR.");
+  flags.set_positionals("DIR", 1, 1, "output folder (traces/testdata/malformed)");
+  xferlab::parse_flags_or_exit(flags, argc, argv);
+  return xferlab::traces::run(flags.positionals()[0]);
 }
