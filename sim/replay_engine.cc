@@ -363,7 +363,7 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   std::vector<sg4::ActorPtr> workers;
   for (size_t g = 0; g < plan->groups.size(); ++g) {
     workers.push_back(sg4::Actor::create(
-        "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.gpu(k.gpu),
+        "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.source(k.gpu, 0),
         [&run, &k, kb, ds, copies, dilation, plan, g, begin] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const hw_model::AgentGroup& group = plan->groups[g];
@@ -469,7 +469,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   std::vector<sg4::ActorPtr> channels;
   for (int64_t ch = 0; ch < c.dma_agent.channels; ++ch) {
     channels.push_back(sg4::Actor::create(
-        "dma" + std::to_string(k.gpu) + "." + std::to_string(ch), run.platform.gpu(k.gpu),
+        "dma" + std::to_string(k.gpu) + "." + std::to_string(ch),
+        run.platform.source(k.gpu, static_cast<uint32_t>(ch)),
         [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const uint32_t agent_index = static_cast<uint32_t>(ch);  // timeline "agent N"
