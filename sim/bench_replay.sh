@@ -9,7 +9,7 @@
 # Usage: sim/bench_replay.sh [quick|full]      (after bazel build //sim:xferlab)
 #   quick: committed traces at their own GPU count, generated 16 GPUs, all.
 #   full:  also committed traces at 16 GPUs (dgx2_v100_nvswitch, 4x P100 mesh),
-#          generated 64 and 1024 GPUs.
+#          generated 64 and 1024 GPUs (4 iterations, and 1 at 1024).
 # BENCH_CPU_LIMIT_S (default 120): a case that needs more CPU is stopped and
 # printed as "> LIMIT".
 set -euo pipefail
@@ -71,4 +71,9 @@ done
 for m in $mechs; do row "generated 16 -> 64 GPUs" "$tmp/g16.xftrace" "$m" \
   --platform dgx2_v100_nvswitch --gpus 64; done
 for m in $mechs; do row "generated 16 -> 1024 GPUs" "$tmp/g16.xftrace" "$m" \
+  --platform dgx2_v100_nvswitch --gpus 1024; done
+# The case of #20: one iteration of the same generator settings.
+"$bin" trace generate --gpus 16 --chunks 256 --ctas 4096 --iterations 1 "$tmp/g16i1.xftrace" \
+  >/dev/null 2>&1
+for m in $mechs; do row "generated 16 -> 1024 GPUs, 1 iteration" "$tmp/g16i1.xftrace" "$m" \
   --platform dgx2_v100_nvswitch --gpus 1024; done
