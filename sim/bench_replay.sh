@@ -6,35 +6,52 @@
 # says more about the neighbours than about xferlab. Prints one table row per
 # case (docs/performance.md keeps the result with its commit and machine).
 #
-# Usage: sim/bench_replay.sh [quick|full]      (after bazel build //sim:xferlab)
+# Usage: sim/bench_replay.sh [quick|full|every]   (after bazel build //sim:xferlab)
 #   quick: committed traces at their own GPU count, generated 16 GPUs, all.
 #   full:  also committed traces at 16 GPUs (dgx2_v100_nvswitch, 4x P100 mesh),
+#          two more committed traces there (4-GPU micro, Jacobi 16 KiB),
 #          generated 64 and 1024 GPUs (4 iterations, and 1 at 1024).
+#   every: every committed trace (traces/real) and mechanism at its own GPU
+#          count, at 16 GPUs on dgx2_v100_nvswitch and at 4 on
+#          proact_p100_nvlink1, then the slowest rows (#20/#23: each < 10 s).
 # BENCH_CPU_LIMIT_S (default 120): a case that needs more CPU is stopped and
 # printed as "> LIMIT".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
+case "$mode" in quick | full | every) ;; *) echo "usage: $0 [quick|full|every]" >&2; exit 2 ;; esac
 bin=${XFERLAB_BIN:-bazel-bin}/sim/xferlab
 limit=${BENCH_CPU_LIMIT_S:-120}
 mechs="memcpy inline polling cdp hardware infinite"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-events_of() { "$bin" trace info "$1" 2>/dev/null | sed -n 's/^events: *\([0-9]*\).*/\1/p'; }
+# events_of TRACE: sets $events to the trace's event count (read once per trace).
+declare -A events_cache
+events_of() {
+  [ -n "${events_cache[$1]:-}" ] ||
+    events_cache[$1]=$("$bin" trace info "$1" 2>/dev/null | sed -n 's/^events: *\([0-9]*\).*/\1/p')
+  events=${events_cache[$1]}
+}
 
 printf "%-46s %-9s %9s %9s %14s %8s\n" case mechanism events cpu_s events_per_s peak_MiB
-# row NAME TRACE MECH [replay flags...]: one replay under a CPU-time limit.
+# row NAME TRACE MECH [replay flags...]: one replay under a CPU-time limit
+# (MECH "-": replay's default, e.g. a halo trace's own variant).
 row() {
   local name=$1 trace=$2 mech=$3
   shift 3
   local events rc=0 user sys kb
-  events=$(events_of "$trace")
+  events_of "$trace"
+  [ "$mech" = - ] || set -- --mechanism "$mech" "$@"
   (ulimit -t "$limit"; exec /usr/bin/time -f "%U %S %M" "$bin" replay "$trace" \
-    --mechanism "$mech" --format csv "$@" >/dev/null 2>"$tmp/err") || rc=$?
+    --format csv "$@" >/dev/null 2>"$tmp/err") || rc=$?
   read -r user sys kb <<<"$(tail -1 "$tmp/err")"
   if [ "$rc" -ne 0 ] || ! [[ "$user" =~ ^[0-9.]+$ ]]; then
-    printf "%-46s %-9s %9s %9s %14s %8s\n" "$name" "$mech" "$events" "> $limit" - -
+    # Stopped at the limit, or refused (e.g. a halo trace at another GPU count).
+    local why="> $limit"
+    [[ "$user" =~ ^[0-9.]+$ ]] && awk -v u="$user" -v s="$sys" -v l="$limit" \
+      'BEGIN { exit !(u + s < l - 1) }' && why=error
+    printf "%-46s %-9s %9s %9s %14s %8s\n" "$name" "$mech" "$events" "$why" - -
     return
   fi
   awk -v n="$name" -v m="$mech" -v e="$events" -v u="$user" -v s="$sys" -v k="$kb" 'BEGIN {
@@ -42,6 +59,30 @@ row() {
 }
 
 real=traces/real
+if [ "$mode" = every ]; then
+  find "$real" -name '*.xft*' | sort > "$tmp/traces"
+  while read -r t; do
+    n=$(basename "${t%.zst}" .xft)
+    first=$(row "$n" "$t" memcpy)
+    if [[ "$first" == *" error "* ]]; then
+      # Not a PROACT trace: a halo trace replays as its own variant at its
+      # own ranks; benchmark and overflowed traces are refused ("error").
+      row "$n" "$t" -
+      continue
+    fi
+    echo "$first"
+    for m in $mechs; do
+      [ "$m" = memcpy ] || row "$n" "$t" "$m"
+      row "$n @16 dgx2" "$t" "$m" --platform dgx2_v100_nvswitch --gpus 16
+      row "$n @4 p100" "$t" "$m" --platform proact_p100_nvlink1 --gpus 4
+    done
+  done < "$tmp/traces" | tee "$tmp/rows"
+  echo "slowest (of $(wc -l < "$tmp/rows") replays of $(wc -l < "$tmp/traces") traces):"
+  # cpu_s is columns 68-76 (names hold spaces); "> LIMIT" first.
+  awk '{ c = substr($0, 68, 9); gsub(/ /, "", c); if (c ~ /^>/) c = 1e9; print c "\t" $0 }' \
+    "$tmp/rows" | sort -g -r | cut -f2- | head -10
+  exit 0
+fi
 committed=(
   "$real/2026-11-22_h200x2_run3/proact/traces/micro_g2_polling_c16KiB_t8192.xft.zst"
   "$real/2026-11-22_h200x2_run2/proact/traces/als_g2_polling_c16KiB_t1024.xft.zst"
@@ -62,6 +103,12 @@ for m in $mechs; do row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" "$m" 
 row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" all --platform dgx2_v100_nvswitch
 
 [ "$mode" = full ] || exit 0
+# The largest 4-GPU trace (16,384 chunks per GPU) and the slowest to scale
+# out before the isolated inline links (Jacobi 16 KiB, inline).
+committed+=(
+  "$real/2026-11-22_h200x4_nvswitch/traces/micro_g4_polling_c16KiB_t8192.xft.zst"
+  "$real/2026-11-22_h200x2_run2/proact/traces/jacobi_g2_inline_c16KiB_t32.xft.zst"
+)
 for t in "${committed[@]}"; do
   for m in $mechs; do
     row "$(basename "$t" .xft.zst) @16 dgx2" "$t" "$m" --platform dgx2_v100_nvswitch --gpus 16

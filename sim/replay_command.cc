@@ -122,7 +122,8 @@ static FlagSet replay_flags() {
             "Halo / GPUDirect Async traces take other flags (below).");
   add_replay_flags(f, "write a Perfetto/Chrome timeline JSON to this file")
       .add_string("fan-out", "aggregate", {"aggregate", "fine"},
-                  "switch platforms: one comm per chunk to all peers, or one per destination");
+                  "switches and meshes: one comm per chunk to all peers and scale-out replicas "
+                  "replayed once (exact, docs/sim.md), or one comm per destination and GPU");
   return add_core_and_jobs_flags(f, "mechanisms simulated");
 }
 
