@@ -164,20 +164,19 @@ Result<LinkSpec> link_spec(const hw::LinkFormat& format, int64_t links,
 
 }  // namespace
 
-Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
-                                      const hw::SizingRegion& region, hw::HardwareSizing* sizing) {
-  XF_RETURN_IF_ERROR(p.validate());
-  Machine m;
-  m.name = p.name;
-  m.gpu = p.gpu;
-  m.num_gpus = num_gpus > 0 ? num_gpus : static_cast<uint32_t>(p.gpu.count);
+namespace {
+
+// machine_links: the topology and its links (GPU links bundled per pair on a
+// mesh, per GPU into a switch; a PCIe tree's uplinks); *links = the GPU link
+// bundle's size.
+Status machine_links(const hw::Platform& p, Machine& m, int64_t* links) {
   const hw::TopologyConfig& t = p.topology;
-  int64_t links = t.links_per_gpu;
+  *links = t.links_per_gpu;
   switch (t.kind) {
     case hw::TopologyKind::kDirectPair:
     case hw::TopologyKind::kNvlinkMesh:
       m.topology = Topology::kDirect;
-      links = t.links_per_gpu_pair;
+      *links = t.links_per_gpu_pair;
       break;
     case hw::TopologyKind::kNvswitch: m.topology = Topology::kSwitch; break;
     case hw::TopologyKind::kPcieTree:
@@ -185,7 +184,7 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
       m.gpus_per_pcie_switch = t.gpus_per_group > 0 ? static_cast<uint32_t>(t.gpus_per_group) : 2;
       break;
   }
-  Result<LinkSpec> gpu_link = link_spec(p.gpu_link, links, p.coalescing);
+  Result<LinkSpec> gpu_link = link_spec(p.gpu_link, *links, p.coalescing);
   if (!gpu_link.ok()) return gpu_link.error();
   m.gpu_link = *gpu_link;
   if (m.topology == Topology::kSwitch) {
@@ -200,21 +199,23 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
     if (!up.ok()) return up.error();
     m.uplink = *up;
   }
+  return Status::Ok();
+}
 
-  MechanismCosts& c = m.costs;
-  // Copy engines: each capped by its outstanding-packet window
-  // (CopyEngine); the program's streams decide how many copy at once.
-  Result<hw::LinkModel> lm = hw::LinkModel::create(p.gpu_link);
-  if (!lm.ok()) return lm.error();
+// software_costs: copy engines (CopyEngine: each capped by its
+// outstanding-packet window; the program's streams decide how many copy at
+// once) and the software agents (SoftwareMechanisms; the CDP launch from
+// NotificationModel), over `links` GPU links.
+Status software_costs(const hw::Platform& p, const hw::LinkModel& lm, int64_t links,
+                      MechanismCosts& c) {
   Result<hw::CopyEngine> engine = hw::CopyEngine::create(p.copy_engine);
   if (!engine.ok()) return engine.error();
   c.memcpy_issue_ns = engine->issue_ns();
-  c.copy_engine_bw_bytes_per_s = engine->throughput_bytes_per_s(*lm, links);
+  c.copy_engine_bw_bytes_per_s = engine->throughput_bytes_per_s(lm, links);
   c.copy_engines = p.copy_engine.engines;
   c.memcpy_streams = p.software.memcpy_streams;
   // A busy stream's next copy was pushed long ago; only the engine's start remains.
   c.memcpy_stream_gap_ns = p.copy_engine.engine_start_ns;
-  // Software agents (SoftwareMechanisms; the CDP launch from NotificationModel).
   Result<hw::SoftwareMechanisms> sw = hw::SoftwareMechanisms::create(p.software, p.notification);
   if (!sw.ok()) return sw.error();
   Result<hw::NotificationModel> notify = hw::NotificationModel::create(p.notification);
@@ -231,9 +232,14 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
   c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
   c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
-  // Counter unit and DMA agent: the engine runs hw_model's models. Sizes
-  // left auto follow the design rules for the engine's own farthest path
-  // (the round trip the DMA window must cover here).
+  return Status::Ok();
+}
+
+// sized_hardware: the counter unit and DMA agent the engine runs (hw_model's
+// models); sizes left auto follow the design rules for the machine's own
+// farthest path (the round trip the DMA window must cover here).
+hw::HardwareSizing sized_hardware(const hw::Platform& p, const Machine& m, const hw::LinkModel& lm,
+                                  const hw::SizingRegion& region, MechanismCosts& c) {
   c.counter_unit = p.counter_unit;
   c.dma_agent = p.dma_agent;
   hw::SizingPath path{m.gpu_link.bw_bytes_per_s, 0};
@@ -242,12 +248,29 @@ Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
       if (a != b) path.round_trip_ns = std::max(path.round_trip_ns, 2 * m.path_latency_ns(a, b));
     }
   }
-  const hw::HardwareSizing sized =
-      hw::size_hardware(c.dma_agent, c.counter_unit, *lm, path, region);
+  const hw::HardwareSizing sized = hw::size_hardware(c.dma_agent, c.counter_unit, lm, path, region);
   hw::apply_sizing(sized, c.dma_agent, c.counter_unit);
   if (c.counter_unit.capacity_counters == hw::kAutoCount) {
     c.counter_unit.capacity_counters = std::numeric_limits<int32_t>::max();  // region unknown
   }
+  return sized;
+}
+
+}  // namespace
+
+Result<Machine> machine_from_platform(const hw::Platform& p, uint32_t num_gpus,
+                                      const hw::SizingRegion& region, hw::HardwareSizing* sizing) {
+  XF_RETURN_IF_ERROR(p.validate());
+  Machine m;
+  m.name = p.name;
+  m.gpu = p.gpu;
+  m.num_gpus = num_gpus > 0 ? num_gpus : static_cast<uint32_t>(p.gpu.count);
+  int64_t links = 0;
+  XF_RETURN_IF_ERROR(machine_links(p, m, &links));
+  Result<hw::LinkModel> lm = hw::LinkModel::create(p.gpu_link);
+  if (!lm.ok()) return lm.error();
+  XF_RETURN_IF_ERROR(software_costs(p, *lm, links, m.costs));
+  const hw::HardwareSizing sized = sized_hardware(p, m, *lm, region, m.costs);
   if (sizing) *sizing = sized;
   XF_RETURN_IF_ERROR(m.validate());
   return m;
