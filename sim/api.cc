@@ -356,6 +356,44 @@ std::string default_real_trace_dir() {
 
 namespace {
 
+// skip_reason: why a found trace is not a validation case: not a
+// producer/transfer trace (halo exchange, benchmarks), a mechanism the engine
+// does not model (proact's "um"), or an agent run traced after a host gap.
+std::optional<std::string> skip_reason(const Result<Prepared>& p, bool named, bool all_captures) {
+  if (!p.ok() || !p->input.measured) {
+    // An overflowed recorder is named as such, not as "not a proact trace".
+    const std::string msg = p.ok() ? std::string() : p.error().message;
+    const size_t lost = msg.find("the trace lost ");
+    return p.ok() ? "no replayable measured mechanism"
+           : lost != std::string::npos
+               ? msg.substr(lost, msg.size() - lost - kNoProducerKernels.size() - 2)
+               : "no producer kernels (not a proact trace)";
+  }
+  if (p->input.measured->traced_after_gap && !named && !all_captures) {
+    return "agent run traced after a host gap, not a sample of the untraced median "
+           "(--captures all includes it)";
+  }
+  return std::nullopt;
+}
+
+// sibling_data: inline traces carry their own link stalls in the kernel
+// timeline (and their tracing slows the stores); replay the compute-only
+// sibling's data generation instead, when one of the same configuration is
+// committed. Returns the data's source ("self" or the sibling's file name).
+std::string sibling_data(const std::string& t, const ValidateRequest& req, Prepared& p) {
+  std::optional<std::string> sib = compute_only_sibling(t);
+  if (!sib) return "self";
+  Result<Prepared> q = prepare(*sib, req.platform, req.sets, 0, 0);
+  if (!q.ok() || !q->input.measured || q->input.measured->truncated ||
+      p.input.measured->truncated) {
+    return "self";
+  }
+  q->input.measured = p.input.measured;
+  q->input.name = p.input.name;
+  p = std::move(*q);
+  return std::filesystem::path(*sib).filename().string();
+}
+
 // validate_case: one trace of `validate`, run in its own process; the outcome
 // as CBOR: {error, usage} | {halo} (replayed later by validate_halo) |
 // {skip: reason} | {warnings, unverified, row} (row: encode_rows, see
@@ -372,23 +410,8 @@ std::string validate_case(const std::string& t, bool named, const ValidateReques
   if (!p.ok() && (named || !p.error().message.ends_with(kNoProducerKernels))) {
     return failed(p.error());
   }
-  if (!p.ok() || !p->input.measured) {
-    // Not a producer/transfer trace (halo exchange, benchmarks), or a
-    // mechanism the engine does not model (proact's "um").
-    // An overflowed recorder is named as such, not as "not a proact trace".
-    const std::string msg = p.ok() ? std::string() : p.error().message;
-    const size_t lost = msg.find("the trace lost ");
-    const std::string why =
-        p.ok() ? "no replayable measured mechanism"
-        : lost != std::string::npos
-            ? msg.substr(lost, msg.size() - lost - kNoProducerKernels.size() - 2)
-            : "no producer kernels (not a proact trace)";
-    return done({{"skip", why}});
-  }
-  if (p->input.measured->traced_after_gap && !named && !req.all_captures) {
-    return done({{"skip",
-                  "agent run traced after a host gap, not a sample of the untraced median "
-                  "(--captures all includes it)"}});
+  if (std::optional<std::string> why = skip_reason(p, named, req.all_captures)) {
+    return done({{"skip", *why}});
   }
   size_t unverified = 0;
   std::vector<std::string> warnings;
@@ -400,22 +423,7 @@ std::string validate_case(const std::string& t, bool named, const ValidateReques
     }
   }
   const Mechanism m = p->input.measured->mechanism;
-  // Inline traces carry their own link stalls in the kernel timeline (and
-  // their tracing slows the stores); replay the compute-only sibling's data
-  // generation instead, when one of the same configuration is committed.
-  std::string data_from = "self";
-  if (m == Mechanism::kInline) {
-    if (std::optional<std::string> sib = compute_only_sibling(t)) {
-      Result<Prepared> q = prepare(*sib, req.platform, req.sets, 0, 0);
-      if (q.ok() && q->input.measured && !q->input.measured->truncated &&
-          !p->input.measured->truncated) {
-        q->input.measured = p->input.measured;
-        q->input.name = p->input.name;
-        p = std::move(q);
-        data_from = std::filesystem::path(*sib).filename().string();
-      }
-    }
-  }
+  const std::string data_from = m == Mechanism::kInline ? sibling_data(t, req, *p) : "self";
   ReplayOptions options{m, false};
   options.core = req.core;
   Result<ReplayResult> r = simulate_isolated(p->input, p->machine, options);
