@@ -103,17 +103,11 @@ bool is_halo_trace(const std::string& path) {
   return p == "halo_exchange" || p == "gdasync_bench";
 }
 
-Result<HaloRankTrace> load_halo_trace(const std::string& path) {
-  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
-  if (!reader.ok()) return reader.error();
-  const traces::Metadata& md = reader->metadata();
-  HaloRankTrace t;
-  t.path = path;
-  t.program = md.producer.program;
-  if (t.program != "halo_exchange" && t.program != "gdasync_bench") {
-    return make_error(path + ": not a halo_exchange / gdasync_bench trace (producer '" + t.program +
-                      "')");
-  }
+namespace {
+
+// read_halo_parameters: the rank's variant, geometry and message table from
+// the trace's metadata parameters (one-line errors naming the parameter).
+Status read_halo_parameters(const std::string& path, const traces::Metadata& md, HaloRankTrace& t) {
   auto param = [&](const char* key) -> Result<std::string> {
     std::optional<std::string> v = md.parameter(key);
     if (!v) return make_error(path + ": metadata parameter '" + key + "' is missing");
@@ -181,47 +175,56 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
     if (t.messages.empty()) return make_error(path + ": metadata parameter messages is empty");
   }
 
-  std::vector<Event> ev;
-  XF_RETURN_IF_ERROR(reader->for_each([&](const Event& e) { ev.push_back(e); }));
-  std::stable_sort(ev.begin(), ev.end(),
-                   [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
-  if (ev.empty()) return make_error(path + ": the trace has no events");
-  // Relative times in integers first: absolute ns (~1.8e18) exceed a double's 53 bits.
-  t.origin_ns = ev.front().time_ns;
-  auto at = [&](const Event& e) {
-    return static_cast<double>(static_cast<int64_t>(e.time_ns - t.origin_ns));
-  };
+  return Status::Ok();
+}
 
-  auto phase_name = [&](uint32_t id) {
+// HaloEvents: a rank's events in time order, times relative to the first
+// (absolute ns, ~1.8e18, exceed a double's 53 bits), with the metadata's names.
+struct HaloEvents {
+  const traces::Metadata& md;
+  std::vector<Event> ev;
+  uint64_t origin_ns = 0;
+
+  double at(const Event& e) const {
+    return static_cast<double>(static_cast<int64_t>(e.time_ns - origin_ns));
+  }
+  std::string phase_name(uint32_t id) const {
     const traces::NamedId* p = md.find_phase(id);
     return p ? p->name : std::to_string(id);
-  };
-  auto kernel_name = [&](uint32_t id) {
+  }
+  std::string kernel_name(uint32_t id) const {
     for (const auto& k : md.kernels)
       if (k.id == id) return k.name;
     return std::to_string(id);
-  };
-  auto flag_name = [&](uint32_t id) {
+  }
+  std::string flag_name(uint32_t id) const {
     const traces::FlagInfo* f = md.find_flag(id);
     return f ? f->name : std::string();
-  };
+  }
+};
 
+// Window: one timed iteration's "total" span [begin, end].
+using Windows = std::vector<std::pair<double, double>>;
+
+// time_phases: first pass: the timed region, the iteration windows and the
+// median phase and kernel times per iteration.
+Result<Windows> time_phases(const std::string& path, const HaloEvents& h, HaloRankTrace& t) {
   // First pass: the timed region and the iteration windows ("total" spans).
   t.timed_from_t = kNaN;
-  for (const Event& e : ev) {
+  for (const Event& e : h.ev) {
     if (e.kind == static_cast<uint16_t>(EventKind::kIteration)) {
-      t.timed_from_t = at(e);
+      t.timed_from_t = h.at(e);
       break;
     }
   }
   if (std::isnan(t.timed_from_t)) return make_error(path + ": no iteration markers");
   std::map<uint32_t, std::vector<double>> open_phase;
-  std::vector<std::pair<double, double>> windows;                    // timed totals
+  Windows windows;                                                   // timed totals
   std::vector<std::tuple<std::string, double, double>> phase_spans;  // all, timed
   std::map<uint32_t, double> kernel_open;
   std::map<std::string, std::vector<double>> kernel_spans;
-  for (const Event& e : ev) {
-    const double x = at(e);
+  for (const Event& e : h.ev) {
+    const double x = h.at(e);
     if (e.kind == static_cast<uint16_t>(EventKind::kPhaseBegin)) {
       open_phase[e.id].push_back(x);
     } else if (e.kind == static_cast<uint16_t>(EventKind::kPhaseEnd)) {
@@ -229,7 +232,7 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
       if (st.empty()) continue;
       const double b = st.back();
       st.pop_back();
-      const std::string name = phase_name(e.id);
+      const std::string name = h.phase_name(e.id);
       if (name == "wait_recv") t.wait_begin_t.push_back(b);
       if (b < t.timed_from_t) continue;
       if (name == "total") windows.emplace_back(b, x);
@@ -239,7 +242,7 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
     } else if (e.kind == static_cast<uint16_t>(EventKind::kKernelEnd)) {
       auto it = kernel_open.find(e.id);
       if (it == kernel_open.end() || it->second < t.timed_from_t) continue;
-      kernel_spans[kernel_name(e.id)].push_back(x - it->second);
+      kernel_spans[h.kernel_name(e.id)].push_back(x - it->second);
       kernel_open.erase(it);
     }
   }
@@ -264,19 +267,66 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
   t.unphased_ns = std::max(0.0, median(unphased));
   t.wait_begin_ns = wait_offsets.empty() ? 0 : median(wait_offsets);
 
-  // Second pass: calls, flags and MPI.
+  return windows;
+}
+
+// read_calls_and_flags: second pass: MPI call costs and completions, flag
+// sets and observations (notification latencies), the GDA proxy's cycle.
+// FlagTimes: when each flag (id, value) was set and seen on either side,
+// and the GDA proxy's recv_all stores and first doorbell observations.
+struct FlagTimes {
+  std::map<std::pair<uint32_t, uint64_t>, double> gpu_set, cpu_seen, cpu_set, gpu_seen;
+  std::map<uint64_t, double> recv_all_set, first_doorbell_seen;
+  std::vector<double> complete_costs;  ///< the proxy's recv_complete store after its last call
+};
+
+// flag_latencies: notification latencies (a flag set on one side and seen on
+// the other) and the proxy's cycle from the flag times.
+void flag_latencies(const HaloEvents& h, const FlagTimes& f, HaloRankTrace& t) {
+  for (const auto& [key, set_t] : f.gpu_set) {
+    auto it = f.cpu_seen.find(key);
+    if (it != f.cpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
+      const HaloMessage* m = nullptr;
+      for (const HaloMessage& mm : t.messages)
+        if (h.flag_name(key.first).find("[" + std::to_string(mm.index) + "]") != std::string::npos)
+          m = &mm;
+      t.notify_gpu_to_cpu.push_back({m ? m->bytes : 0, it->second - set_t});
+    }
+  }
+  for (const auto& [key, set_t] : f.cpu_set) {
+    if (flag_array(h.flag_name(key.first)) != "unpack_ready") continue;
+    auto it = f.gpu_seen.find(key);
+    if (it != f.gpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
+      t.notify_cpu_to_gpu.push_back({0, it->second - set_t});
+    }
+  }
+  std::vector<double> fronts;
+  for (const auto& [v, rt] : f.recv_all_set) {
+    auto it = f.first_doorbell_seen.find(v + 1);
+    if (rt >= t.timed_from_t && it != f.first_doorbell_seen.end())
+      fronts.push_back(it->second - rt);
+  }
+  t.proxy_cycle_front_ns = fronts.empty() ? kNaN : median(fronts);
+  t.proxy_complete_ns = f.complete_costs.empty() ? 0 : median(f.complete_costs);
+  std::vector<double> periods;
+  for (const auto& [v, rt] : f.recv_all_set) {
+    auto next = f.recv_all_set.find(v + 1);
+    if (rt >= t.timed_from_t && next != f.recv_all_set.end()) periods.push_back(next->second - rt);
+  }
+  t.proxy_cycle_ns = periods.empty() ? kNaN : median(periods);
+}
+
+void read_calls_and_flags(const HaloEvents& h, const Windows& windows, HaloRankTrace& t) {
   auto window_start = [&](double x) {
     auto it = std::upper_bound(windows.begin(), windows.end(), std::make_pair(x, 1e300));
     return it == windows.begin() ? kNaN : std::prev(it)->first;
   };
   std::map<uint16_t, double> last_on_lane;  // host lanes
-  std::map<std::pair<uint32_t, uint64_t>, double> gpu_set, cpu_seen, cpu_set, gpu_seen;
-  std::map<uint64_t, double> recv_all_set, first_doorbell_seen;
-  std::vector<double> complete_costs;
+  FlagTimes f;
   std::map<uint32_t, double> msg_bytes;
   for (const HaloMessage& m : t.messages) msg_bytes[m.index] = m.bytes;
-  for (const Event& e : ev) {
-    const double x = at(e);
+  for (const Event& e : h.ev) {
+    const double x = h.at(e);
     const bool timed = x >= t.timed_from_t;
     const auto kind = static_cast<EventKind>(e.kind);
     bool host = false;
@@ -308,27 +358,27 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
       case EventKind::kIteration: host = true; break;
       case EventKind::kFlagSet:
       case EventKind::kFlagObserved: {
-        const std::string array = flag_array(flag_name(e.id));
+        const std::string array = flag_array(h.flag_name(e.id));
         const bool set = kind == EventKind::kFlagSet;
         host = set != gpu_sets(array);
         const std::pair<uint32_t, uint64_t> key{e.id, e.value};
         if (set && !host) {
-          gpu_set[key] = x;
+          f.gpu_set[key] = x;
           const double ws = window_start(x);
           if (array == "send_ready" && timed && !std::isnan(ws)) {
             t.ready_offset.push_back({msg_bytes[e.aux], x - ws});
           }
         } else if (!set && host) {
-          cpu_seen.emplace(key, x);
-          if (array == "doorbell" && !first_doorbell_seen.count(e.value))
-            first_doorbell_seen[e.value] = x;
+          f.cpu_seen.emplace(key, x);
+          if (array == "doorbell" && !f.first_doorbell_seen.count(e.value))
+            f.first_doorbell_seen[e.value] = x;
         } else if (set && host) {
-          cpu_set[key] = x;
-          if (array == "recv_all") recv_all_set[e.value] = x;
+          f.cpu_set[key] = x;
+          if (array == "recv_all") f.recv_all_set[e.value] = x;
           if (array == "recv_complete" && timed && last_on_lane.count(e.stream))
-            complete_costs.push_back(x - last_on_lane[e.stream]);
+            f.complete_costs.push_back(x - last_on_lane[e.stream]);
         } else {
-          gpu_seen.emplace(key, x);
+          f.gpu_seen.emplace(key, x);
         }
         break;
       }
@@ -336,36 +386,33 @@ Result<HaloRankTrace> load_halo_trace(const std::string& path) {
     }
     if (host) last_on_lane[e.stream] = x;
   }
-  for (const auto& [key, set_t] : gpu_set) {
-    auto it = cpu_seen.find(key);
-    if (it != cpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
-      const HaloMessage* m = nullptr;
-      for (const HaloMessage& mm : t.messages)
-        if (flag_name(key.first).find("[" + std::to_string(mm.index) + "]") != std::string::npos)
-          m = &mm;
-      t.notify_gpu_to_cpu.push_back({m ? m->bytes : 0, it->second - set_t});
-    }
+  flag_latencies(h, f, t);
+}
+
+}  // namespace
+
+Result<HaloRankTrace> load_halo_trace(const std::string& path) {
+  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
+  if (!reader.ok()) return reader.error();
+  const traces::Metadata& md = reader->metadata();
+  HaloRankTrace t;
+  t.path = path;
+  t.program = md.producer.program;
+  if (t.program != "halo_exchange" && t.program != "gdasync_bench") {
+    return make_error(path + ": not a halo_exchange / gdasync_bench trace (producer '" + t.program +
+                      "')");
   }
-  for (const auto& [key, set_t] : cpu_set) {
-    if (flag_array(flag_name(key.first)) != "unpack_ready") continue;
-    auto it = gpu_seen.find(key);
-    if (it != gpu_seen.end() && set_t >= t.timed_from_t && it->second >= set_t) {
-      t.notify_cpu_to_gpu.push_back({0, it->second - set_t});
-    }
-  }
-  std::vector<double> fronts;
-  for (const auto& [v, rt] : recv_all_set) {
-    auto it = first_doorbell_seen.find(v + 1);
-    if (rt >= t.timed_from_t && it != first_doorbell_seen.end()) fronts.push_back(it->second - rt);
-  }
-  t.proxy_cycle_front_ns = fronts.empty() ? kNaN : median(fronts);
-  t.proxy_complete_ns = complete_costs.empty() ? 0 : median(complete_costs);
-  std::vector<double> periods;
-  for (const auto& [v, rt] : recv_all_set) {
-    auto next = recv_all_set.find(v + 1);
-    if (rt >= t.timed_from_t && next != recv_all_set.end()) periods.push_back(next->second - rt);
-  }
-  t.proxy_cycle_ns = periods.empty() ? kNaN : median(periods);
+  XF_RETURN_IF_ERROR(read_halo_parameters(path, md, t));
+  HaloEvents h{md, {}, 0};
+  XF_RETURN_IF_ERROR(reader->for_each([&](const Event& e) { h.ev.push_back(e); }));
+  std::stable_sort(h.ev.begin(), h.ev.end(),
+                   [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
+  if (h.ev.empty()) return make_error(path + ": the trace has no events");
+  t.origin_ns = h.ev.front().time_ns;
+  h.origin_ns = t.origin_ns;
+  Result<Windows> windows = time_phases(path, h, t);
+  if (!windows.ok()) return windows.error();
+  read_calls_and_flags(h, *windows, t);
   return t;
 }
 
