@@ -115,6 +115,14 @@ double Machine::path_latency_ns(uint32_t src, uint32_t dst) const {
   return 0;
 }
 
+double Machine::farthest_path_latency_ns() const {
+  if (num_gpus < 2) return 0;
+  // A PCIe tree's farthest pair is under two switches when it has two.
+  const uint32_t last =
+      topology == Topology::kPcieTree && num_gpus > gpus_per_pcie_switch ? gpus_per_pcie_switch : 1;
+  return path_latency_ns(0, last);
+}
+
 double Machine::gpu_port_latency_ns() const {
   // kPcieTree: one PCIe switch (switch_latency_ns holds the format's hops).
   const int64_t hops = topology == Topology::kSwitch ? switch_hops : 1;
@@ -242,12 +250,7 @@ hw::HardwareSizing sized_hardware(const hw::Platform& p, const Machine& m, const
                                   const hw::SizingRegion& region, MechanismCosts& c) {
   c.counter_unit = p.counter_unit;
   c.dma_agent = p.dma_agent;
-  hw::SizingPath path{m.gpu_link.bw_bytes_per_s, 0};
-  for (uint32_t a = 0; a < m.num_gpus; ++a) {
-    for (uint32_t b = 0; b < m.num_gpus; ++b) {
-      if (a != b) path.round_trip_ns = std::max(path.round_trip_ns, 2 * m.path_latency_ns(a, b));
-    }
-  }
+  const hw::SizingPath path{m.gpu_link.bw_bytes_per_s, 2 * m.farthest_path_latency_ns()};
   const hw::HardwareSizing sized = hw::size_hardware(c.dma_agent, c.counter_unit, lm, path, region);
   hw::apply_sizing(sized, c.dma_agent, c.counter_unit);
   if (c.counter_unit.capacity_counters == hw::kAutoCount) {

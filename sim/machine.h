@@ -131,6 +131,9 @@ struct Machine {
   // SimGrid routes, the task graph's links and the DMA window's round trip
   // agree.
   double path_latency_ns(uint32_t src, uint32_t dst) const;
+  // farthest_path_latency_ns: the largest path_latency_ns over GPU pairs (0
+  // with one GPU): the round trip a DMA window must cover.
+  double farthest_path_latency_ns() const;
   // gpu_port_latency_ns: a GPU's link into its switch (kSwitch, kPcieTree):
   // half of a same-switch path, hw_model::switched_path_latency_ns.
   double gpu_port_latency_ns() const;

@@ -125,10 +125,7 @@ TEST(PlatformCli, ShowSizesForTheSimulatedMachinesPath) {
                              "power9_v100_ib", "h200x2_nvlink4"}) {
     Result<Machine> m = load_machine(preset, {});
     ASSERT_TRUE(m.ok()) << m.error().message;
-    double rtt_ns = 0;
-    for (uint32_t a = 0; a < m->num_gpus; ++a)
-      for (uint32_t b = 0; b < m->num_gpus; ++b)
-        if (a != b) rtt_ns = std::max(rtt_ns, 2 * m->path_latency_ns(a, b));
+    const double rtt_ns = 2 * m->farthest_path_latency_ns();
     CliRun show = platform({"show", preset});
     ASSERT_EQ(show.code, 0) << show.err;
     const std::string expected =

@@ -234,7 +234,7 @@ SourceLanes lanes_for(const Machine& m, Mechanism mech) {
       const hw_model::DmaAgent agent = *hw_model::DmaAgent::create(c.dma_agent);
       const double pkt = dma_packet_payload(m);
       const double cap = agent.channel_window_bytes_per_s(m.gpu_link.bulk(pkt).wire_bytes,
-                                                          2 * m.path_latency_ns(0, m.num_gpus - 1));
+                                                          2 * m.farthest_path_latency_ns());
       if (!std::isfinite(cap)) return {};
       return SourceLanes{static_cast<uint32_t>(c.dma_agent.channels), cap};
     }

@@ -678,6 +678,18 @@ TEST(Machine, RouteLinksSumToThePath) {
   EXPECT_DOUBLE_EQ(tree.path_latency_ns(0, 2), 2 * 1000 + 2 * 500 + 2 * 200);
   EXPECT_DOUBLE_EQ(2 * tree.gpu_port_latency_ns() + 2 * tree.uplink_latency_ns(),
                    tree.path_latency_ns(0, 2));
+  // The farthest pair is the largest over all pairs, on every topology and size.
+  for (Topology topo : {Topology::kDirect, Topology::kSwitch, Topology::kPcieTree}) {
+    for (uint32_t n : {1u, 2u, 3u, 5u}) {
+      Machine m = test_machine(n, topo);
+      m.switch_latency_ns = 200;
+      double farthest = 0;
+      for (uint32_t a = 0; a < n; ++a)
+        for (uint32_t b = 0; b < n; ++b)
+          if (a != b) farthest = std::max(farthest, m.path_latency_ns(a, b));
+      EXPECT_DOUBLE_EQ(m.farthest_path_latency_ns(), farthest) << topology_name(topo) << " " << n;
+    }
+  }
 }
 
 TEST(Machine, SwitchPathLatencyIsHwModels) {
