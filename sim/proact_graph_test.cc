@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/proact_mechanism.h"
+#include "sim/test_machine.h"
 
 namespace xferlab::sim {
 namespace {
@@ -19,17 +20,7 @@ namespace {
 // 1 us latency, 256-B packets with 16 B overhead; capped copy engines,
 // agents and CDP children (source lanes), two DMA channels with a window.
 Machine machine(uint32_t gpus, Topology topology, int64_t memcpy_streams = 0) {
-  Machine m;
-  m.name = "graph_test";
-  m.num_gpus = gpus;
-  m.topology = topology;
-  m.gpu_link.kind = "test";
-  m.gpu_link.bw_bytes_per_s = 1e9;
-  m.gpu_link.latency_ns = 1000;
-  set_simple_packetization(m.gpu_link, 256, 16);
-  m.uplink = m.gpu_link;
-  m.uplink.bw_bytes_per_s = 0.5e9;
-  m.uplink.latency_ns = 500;
+  Machine m = hand_computed_machine("graph_test", gpus, topology);
   m.gpus_per_pcie_switch = 2;
   m.switch_latency_ns = 200;
   MechanismCosts& c = m.costs;

@@ -11,6 +11,7 @@
 #include "hw_model/link_model.h"
 #include "hw_model/platform.h"
 #include "sim/explain.h"
+#include "sim/test_machine.h"
 
 namespace xferlab::sim {
 namespace {
@@ -18,17 +19,7 @@ namespace {
 constexpr double kTol = 1e-3;  // ns
 
 Machine test_machine(uint32_t gpus = 2, Topology topology = Topology::kDirect) {
-  Machine m;
-  m.name = "test";
-  m.num_gpus = gpus;
-  m.topology = topology;
-  m.gpu_link.kind = "test";
-  m.gpu_link.bw_bytes_per_s = 1e9;
-  m.gpu_link.latency_ns = 1000;
-  set_simple_packetization(m.gpu_link, 256, 16);
-  m.uplink = m.gpu_link;
-  m.uplink.bw_bytes_per_s = 0.5e9;
-  m.uplink.latency_ns = 500;
+  Machine m = hand_computed_machine("test", gpus, topology);
   m.costs.memcpy_issue_ns = 500;
   // An ideal counter unit and DMA agent (tests set what they check): 1 fs
   // updates, no latencies, one channel with no practical window.
