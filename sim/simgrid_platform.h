@@ -75,6 +75,7 @@ class SimgridPlatform {
   void forget_delivered() const;
 
  private:
+  struct Builder;  // simgrid_platform.cc: the zone's hosts, links and routes.
   std::vector<simgrid::s4u::Host*> gpus_;
   std::vector<simgrid::s4u::Mailbox*> inboxes_;  // per GPU, with a permanent receiver
   std::vector<simgrid::s4u::Host*> lanes_;
