@@ -260,73 +260,122 @@ bool node_symmetric(const HaloGeometry& g, int ranks_per_node) {
   return k % (px * py) == 0 && pz % (k / (px * py)) == 0;
 }
 
-TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
-                           HaloMode mode, const NicCosts& nic, HaloMarks* marks,
-                           HaloDetail detail) {
-  TaskGraph tg;
-  const int per_node = std::max(1, net.ranks_per_node);
-  // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
-  // periodic rank grid that map node 0 onto node n map every node onto a node
-  // and keep each rank's place in its node; all ranks run the same workload
-  // from time 0, so every node's tasks take the same times as node 0's, and
-  // the max-min share of a flow on node n's NIC links is that of its image on
-  // node 0's. The reduced graph is node 0 alone: a message to rank d of
-  // another node goes up node 0's NIC, down node 0's NIC (which carries the
-  // images of every flow into node 0) and arrives at rank d mod k, whose
-  // incoming messages are then exactly the images of d's.
-  const bool reduced = detail == HaloDetail::kReduced && node_symmetric(g, per_node);
-  const int ranks = reduced ? per_node : g.ranks();
-  const int nodes = reduced ? 1 : (ranks + per_node - 1) / per_node;
-  auto image = [&](int rank) { return reduced ? rank % per_node : rank; };
-  std::vector<uint32_t> cpu(ranks), gpu(ranks), proxy(ranks);
-  for (int r = 0; r < ranks; ++r) {
-    cpu[r] = tg.add_executor("cpu" + std::to_string(r), 1);
-    gpu[r] = tg.add_executor("gpu" + std::to_string(r), static_cast<uint32_t>(net.gpu_sms));
-    proxy[r] = gpu_driven(w.variant) ? tg.add_executor("proxy" + std::to_string(r), 1) : cpu[r];
-  }
-  // One out and one in endpoint per node; a route per pair of nodes that
-  // exchange messages: source NIC up, destination NIC down.
-  std::vector<uint32_t> out_ep(nodes), in_ep(nodes), up(nodes), down(nodes);
-  for (int n = 0; n < nodes; ++n) {
-    out_ep[n] = tg.add_endpoint();
-    in_ep[n] = tg.add_endpoint();
-    up[n] = tg.add_link("nic" + std::to_string(n) + ".up", net.nic_bw_bytes_per_s,
-                        net.nic_latency_ns / 2);
-    down[n] = tg.add_link("nic" + std::to_string(n) + ".down", net.nic_bw_bytes_per_s,
-                          net.nic_latency_ns / 2);
-  }
+namespace {
+
+// HaloGraphBuilder: build_halo_graph's state: the graph, its executors and
+// NIC links, the marks, and per rank the tasks the next stage waits for.
+struct HaloGraphBuilder {
+  const HaloWorkload& w;
+  const HaloGeometry& g;
+  const HaloNetwork& net;
+  HaloMode mode;
+  const NicCosts& nic;
+  TaskGraph& tg;
+  int per_node = 1;
+  bool reduced = false;
+  int ranks = 0, nodes = 0;
+  bool contention = false;       // host memory modelled
+  bool use_nic_for_all = false;  // every message through the NIC model
+  std::vector<uint32_t> cpu, gpu, proxy;
+  std::vector<uint32_t> out_ep, in_ep, up, down, host_mem;  // per node
   std::map<std::pair<int, int>, uint32_t> route;
-  auto route_of = [&](int a, int b) {
+  std::vector<std::vector<GeoMessage>> msgs;
+  HaloMarks m;
+  std::vector<uint32_t> wait_from;              // receiver's progress starts
+  std::vector<std::vector<uint32_t>> departs;   // per sent message
+  std::vector<std::vector<uint32_t>> arrivals;  // per received message
+  std::vector<uint32_t> after_posts;            // CPU after its sends
+
+  HaloGraphBuilder(const HaloWorkload& w_, const HaloGeometry& g_, const HaloNetwork& net_,
+                   HaloMode mode_, const NicCosts& nic_, TaskGraph& tg_, HaloDetail detail)
+      : w(w_), g(g_), net(net_), mode(mode_), nic(nic_), tg(tg_) {
+    per_node = std::max(1, net.ranks_per_node);
+    // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
+    // periodic rank grid that map node 0 onto node n map every node onto a node
+    // and keep each rank's place in its node; all ranks run the same workload
+    // from time 0, so every node's tasks take the same times as node 0's, and
+    // the max-min share of a flow on node n's NIC links is that of its image on
+    // node 0's. The reduced graph is node 0 alone: a message to rank d of
+    // another node goes up node 0's NIC, down node 0's NIC (which carries the
+    // images of every flow into node 0) and arrives at rank d mod k, whose
+    // incoming messages are then exactly the images of d's.
+    reduced = detail == HaloDetail::kReduced && node_symmetric(g, per_node);
+    ranks = reduced ? per_node : g.ranks();
+    nodes = reduced ? 1 : (ranks + per_node - 1) / per_node;
+    cpu.resize(ranks);
+    gpu.resize(ranks);
+    proxy.resize(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      cpu[r] = tg.add_executor("cpu" + std::to_string(r), 1);
+      gpu[r] = tg.add_executor("gpu" + std::to_string(r), static_cast<uint32_t>(net.gpu_sms));
+      proxy[r] = gpu_driven(w.variant) ? tg.add_executor("proxy" + std::to_string(r), 1) : cpu[r];
+    }
+    // One out and one in endpoint per node; a route per pair of nodes that
+    // exchange messages: source NIC up, destination NIC down.
+    for (auto* v : {&out_ep, &in_ep, &up, &down}) v->resize(nodes);
+    for (int n = 0; n < nodes; ++n) {
+      out_ep[n] = tg.add_endpoint();
+      in_ep[n] = tg.add_endpoint();
+      up[n] = tg.add_link("nic" + std::to_string(n) + ".up", net.nic_bw_bytes_per_s,
+                          net.nic_latency_ns / 2);
+      down[n] = tg.add_link("nic" + std::to_string(n) + ".down", net.nic_bw_bytes_per_s,
+                            net.nic_latency_ns / 2);
+    }
+    // Host memory (docs/halo_sim.md, "CPU-GPU memory interference"): the copy
+    // part of each send call and the GPU's pack writes into pinned buffers are
+    // flows through their node's host-memory link, each behind a private link
+    // at its measured rate, so alone it takes its measured time and only the
+    // max-min share of host memory can slow it (the call's copy is replaced,
+    // not added to).
+    contention = net.host_memory_bw_bytes_per_s > 0;
+    host_mem.resize(nodes);
+    for (int n = 0; n < nodes && contention; ++n) {
+      host_mem[n] =
+          tg.add_link("host_memory" + std::to_string(n), net.host_memory_bw_bytes_per_s, 0);
+    }
+    use_nic_for_all = mode != HaloMode::kMeasured;
+    msgs.resize(ranks);
+    for (int r = 0; r < ranks; ++r) msgs[r] = messages_of(g, r);
+    for (auto* v : {&m.start, &m.pack_begin, &m.pack_end, &m.post_end, &m.wait_begin, &m.wait_end,
+                    &m.unpack_end, &m.end}) {
+      v->resize(ranks);
+    }
+    m.isend_work_ns.assign(ranks, 0);
+    m.isend_copies.resize(ranks);
+    m.unpack_fixed_ns.assign(ranks, kNaN);
+    wait_from.resize(ranks);
+    departs.resize(ranks);
+    arrivals.resize(ranks);
+    after_posts.resize(ranks);
+  }
+
+  int image(int rank) const { return reduced ? rank % per_node : rank; }
+
+  // route_of: the route from node a's NIC up to node b's NIC down (one per pair).
+  uint32_t route_of(int a, int b) {
     auto it = route.find({a, b});
     if (it != route.end()) return it->second;
     const uint32_t id = tg.add_route(out_ep[a], in_ep[b], {up[a], down[b]});
     route[{a, b}] = id;
     return id;
-  };
-  // Host memory (docs/halo_sim.md, "CPU-GPU memory interference"): the copy
-  // part of each send call and the GPU's pack writes into pinned buffers are
-  // flows through their node's host-memory link, each behind a private link
-  // at its measured rate, so alone it takes its measured time and only the
-  // max-min share of host memory can slow it (the call's copy is replaced,
-  // not added to).
-  const bool contention = net.host_memory_bw_bytes_per_s > 0;
-  std::vector<uint32_t> host_mem(nodes);
-  for (int n = 0; n < nodes && contention; ++n) {
-    host_mem[n] = tg.add_link("host_memory" + std::to_string(n), net.host_memory_bw_bytes_per_s, 0);
   }
-  auto paced = [&](int rank, double bytes, double ns) {
+
+  // paced: `bytes` through `rank`'s node's host memory behind a private link at
+  // the measured rate (alone: `ns`).
+  uint32_t paced(int rank, double bytes, double ns) {
     const uint32_t own =
         tg.add_link("paced" + std::to_string(tg.links().size()), bytes / (ns * 1e-9), 0);
     const uint32_t a = tg.add_endpoint(), b = tg.add_endpoint();
     return tg.transfer(tg.add_route(a, b, {own, host_mem[rank / per_node]}), bytes);
-  };
+  }
+
   // send_call: one Isend on `exec` after `prev`; returns its first and last
   // task. Its copy part runs on the CPU and, at once, through host memory at
   // its measured rate; the call ends when both have: alone (or on a host
   // memory with room) exactly the measured call, under contention longer by
   // what the host memory takes beyond the copy's own time.
-  auto send_call = [&](int rank, uint32_t exec, const GeoMessage& msg,
-                       std::initializer_list<uint32_t> preds, HaloMarks& mk) {
+  std::pair<uint32_t, uint32_t> send_call(int rank, uint32_t exec, const GeoMessage& msg,
+                                          std::initializer_list<uint32_t> preds, HaloMarks& mk) {
     const IsendCopy copy = isend_copy(w, msg);
     const double total_ns = isend_ns(w, msg);
     const uint32_t call = tg.work(exec, total_ns);
@@ -344,77 +393,75 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     tg.after(done, mem);
     mk.isend_copies[rank].push_back({mem, copy.ns});
     return std::make_pair(call, done);
-  };
-  const bool use_nic_for_all = mode != HaloMode::kMeasured;
-  std::vector<std::vector<GeoMessage>> msgs(ranks);
-  for (int r = 0; r < ranks; ++r) msgs[r] = messages_of(g, r);
-  HaloMarks m;
-  for (auto* v : {&m.start, &m.pack_begin, &m.pack_end, &m.post_end, &m.wait_begin, &m.wait_end,
-                  &m.unpack_end, &m.end}) {
-    v->resize(ranks);
   }
-  m.isend_work_ns.assign(ranks, 0);
-  m.isend_copies.resize(ranks);
-  m.unpack_fixed_ns.assign(ranks, kNaN);
-  std::vector<uint32_t> wait_from(ranks);              // receiver's progress starts
-  std::vector<std::vector<uint32_t>> departs(ranks);   // per sent message
-  std::vector<std::vector<uint32_t>> arrivals(ranks);  // per received message
-  std::vector<uint32_t> after_posts(ranks);            // CPU after its sends
 
-  // Per rank: everything up to the departures.
-  for (int r = 0; r < ranks; ++r) {
+  // sends: rank r up to its departures (its marks up to post_end).
+  void sends(int r) {
+    m.start[r] = tg.join(cpu[r]);
+    departs[r].resize(msgs[r].size());
+    if (gpu_driven(w.variant)) return proxy_sends(r);
+    if (host_driven(w.variant)) return host_sends(r);
+    polled_sends(r);
+  }
+
+  // proxy_sends (sa/ki): a proxy thread (or, in nic mode, the NIC) sends
+  // each message after the GPU's front.
+  void proxy_sends(int r) {
+    const std::vector<GeoMessage>& mine = msgs[r];
+    const uint32_t front = tg.delay(gpu[r], w.proxy_front_ns);
+    tg.after(front, m.start[r]);
+    m.pack_begin[r] = m.start[r];
+    m.pack_end[r] = front;
+    uint32_t prev = front;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      uint32_t t;
+      if (mode == HaloMode::kNic) {
+        t = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
+        tg.after(t, front);
+      } else {
+        t = prev = send_call(r, proxy[r], mine[i], {prev}, m).second;
+      }
+      departs[r][i] = t;
+    }
+    m.post_end[r] = tg.join(cpu[r]);
+    for (uint32_t d : departs[r]) tg.after(m.post_end[r], d);
+    wait_from[r] = m.start[r];  // the proxy / NIC always progresses
+    m.wait_begin[r] = m.post_end[r];
+  }
+
+  // host_sends (baseline/host): post receives, pack, then send each message.
+  void host_sends(int r) {
     const std::vector<GeoMessage>& mine = msgs[r];
     const double n = static_cast<double>(mine.size());
-    m.start[r] = tg.join(cpu[r]);
-    departs[r].resize(mine.size());
-    if (gpu_driven(w.variant)) {
-      const uint32_t front = tg.delay(gpu[r], w.proxy_front_ns);
-      tg.after(front, m.start[r]);
-      m.pack_begin[r] = m.start[r];
-      m.pack_end[r] = front;
-      uint32_t prev = front;
-      for (size_t i = 0; i < mine.size(); ++i) {
-        uint32_t t;
-        if (mode == HaloMode::kNic) {
-          t = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
-          tg.after(t, front);
-        } else {
-          t = prev = send_call(r, proxy[r], mine[i], {prev}, m).second;
-        }
-        departs[r][i] = t;
+    const uint32_t post_recv = tg.work(cpu[r], n * w.irecv_ns);
+    tg.after(post_recv, m.start[r]);
+    const uint32_t pack = tg.delay(gpu[r], w.pack_phase_ns);
+    tg.after(pack, post_recv);
+    m.pack_begin[r] = post_recv;
+    m.pack_end[r] = pack;
+    uint32_t prev = pack;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      if (mode == HaloMode::kHwDoorbell) {
+        departs[r][i] = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
+        tg.after(departs[r][i], pack);
+        continue;
       }
-      m.post_end[r] = tg.join(cpu[r]);
-      for (uint32_t d : departs[r]) tg.after(m.post_end[r], d);
-      wait_from[r] = m.start[r];  // the proxy / NIC always progresses
-      m.wait_begin[r] = m.post_end[r];
-      continue;
+      departs[r][i] = prev = send_call(r, cpu[r], mine[i], {prev}, m).second;
     }
-    if (host_driven(w.variant)) {
-      const uint32_t post_recv = tg.work(cpu[r], n * w.irecv_ns);
-      tg.after(post_recv, m.start[r]);
-      const uint32_t pack = tg.delay(gpu[r], w.pack_phase_ns);
-      tg.after(pack, post_recv);
-      m.pack_begin[r] = post_recv;
-      m.pack_end[r] = pack;
-      uint32_t prev = pack;
-      for (size_t i = 0; i < mine.size(); ++i) {
-        if (mode == HaloMode::kHwDoorbell) {
-          departs[r][i] = tg.delay(gpu[r], nic.doorbell_ns + nic.wqe_ns);
-          tg.after(departs[r][i], pack);
-          continue;
-        }
-        departs[r][i] = prev = send_call(r, cpu[r], mine[i], {prev}, m).second;
-      }
-      m.post_end[r] = tg.join(cpu[r]);
-      tg.after(m.post_end[r], prev);
-      for (uint32_t d : departs[r]) tg.after(m.post_end[r], d);
-      after_posts[r] = tg.work(cpu[r], w.unphased_ns);
-      tg.after(after_posts[r], m.post_end[r]);
-      wait_from[r] = m.wait_begin[r] = after_posts[r];
-      continue;
-    }
-    // stream / stacked: enqueue, post receives, then the polling loop sends
-    // each message once the CPU has seen its flag, in order of readiness.
+    m.post_end[r] = tg.join(cpu[r]);
+    tg.after(m.post_end[r], prev);
+    for (uint32_t d : departs[r]) tg.after(m.post_end[r], d);
+    after_posts[r] = tg.work(cpu[r], w.unphased_ns);
+    tg.after(after_posts[r], m.post_end[r]);
+    wait_from[r] = m.wait_begin[r] = after_posts[r];
+  }
+
+  // polled_sends (stream/stacked): enqueue, post receives, then the polling
+  // loop sends each message once the CPU has seen its flag, in order of
+  // readiness.
+  void polled_sends(int r) {
+    const std::vector<GeoMessage>& mine = msgs[r];
+    const double n = static_cast<double>(mine.size());
     const uint32_t enqueue = tg.work(cpu[r], w.pack_phase_ns);
     tg.after(enqueue, m.start[r]);
     m.pack_begin[r] = m.start[r];
@@ -473,8 +520,8 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     after_posts[r] = unpack_enqueue;
   }
 
-  // Messages: source departure -> destination arrival.
-  for (int r = 0; r < ranks; ++r) {
+  // messages: rank r's messages, source departure -> destination arrival.
+  void messages(int r) {
     for (size_t i = 0; i < msgs[r].size(); ++i) {
       const GeoMessage& msg = msgs[r][i];
       const int dst = image(msg.dst);
@@ -518,14 +565,14 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     }
   }
 
-  // Per rank: the end of the iteration.
-  for (int r = 0; r < ranks; ++r) {
+  // iteration_end: rank r's wait, unpack and end.
+  void iteration_end(int r) {
     if (gpu_driven(w.variant)) {
       m.wait_end[r] = tg.join(gpu[r]);
       for (uint32_t a : arrivals[r]) tg.after(m.wait_end[r], a);
       tg.after(m.wait_end[r], m.post_end[r]);
       m.unpack_end[r] = m.end[r] = m.wait_end[r];
-      continue;
+      return;
     }
     m.wait_end[r] = tg.join(cpu[r]);
     for (uint32_t a : arrivals[r]) tg.after(m.wait_end[r], a);
@@ -539,7 +586,19 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
     m.end[r] = tg.delay(cpu[r], w.wait_send_ns);
     tg.after(m.end[r], m.unpack_end[r]);
   }
-  if (marks) *marks = std::move(m);
+};
+
+}  // namespace
+
+TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
+                           HaloMode mode, const NicCosts& nic, HaloMarks* marks,
+                           HaloDetail detail) {
+  TaskGraph tg;
+  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail);
+  for (int r = 0; r < b.ranks; ++r) b.sends(r);
+  for (int r = 0; r < b.ranks; ++r) b.messages(r);
+  for (int r = 0; r < b.ranks; ++r) b.iteration_end(r);
+  if (marks) *marks = std::move(b.m);
   return tg;
 }
 
