@@ -100,17 +100,16 @@ namespace {
 
 constexpr double kCoreSpeedFlops = 1e9;  // one flop per ns: a work task's amount is its ns.
 
-}  // namespace
+// GraphHosts: the SimGrid hosts a task graph runs on.
+struct GraphHosts {
+  std::vector<sg4::Host*> exec;       ///< per executor: its cores.
+  std::vector<sg4::Host*> delay;      ///< per executor: its delays, one core each.
+  std::vector<sg4::Host*> endpoints;  ///< per endpoint (transfers between them).
+};
 
-Result<TaskTimes> run_task_graph(const TaskGraph& g) {
-  XF_RETURN_IF_ERROR(g.validate());
-  sg4::Engine* engine = SimgridPlatform::create_engine();
-  // SimGrid rounds activity ends to surf/precision (default 1e-9 s): an
-  // actor sleeping until absolute times loses nothing, but a graph's chain of
-  // relative delays (a kernel's traced times, a pinned schedule) drifts by up
-  // to 1 ns per link: 4.3 us over a 2x Jacobi inline replay (0.1%). 1 ps keeps
-  // it below 1e-5 of any replay and above double's resolution up to 1000 s.
-  sg4::Engine::set_config("surf/precision:1e-12");
+// build_graph_platform: the graph's executors, endpoints, links and routes.
+GraphHosts build_graph_platform(const TaskGraph& g) {
+  GraphHosts hosts;
   // Endpoints and links in a full zone (its route table is endpoints
   // squared); executors in an empty sibling zone, so they cost no routes.
   // No activity crosses the two, so neither needs a gateway.
@@ -126,18 +125,17 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
   for (const Task& t : g.tasks()) {
     if (t.kind == TaskKind::kDelay) ++delays_near[t.where];
   }
-  std::vector<sg4::Host*> exec_hosts, delay_hosts, endpoints;
   for (size_t i = 0; i < g.executors().size(); ++i) {
     const GraphExecutor& e = g.executors()[i];
-    exec_hosts.push_back(compute->create_host(e.name, kCoreSpeedFlops)
+    hosts.exec.push_back(compute->create_host(e.name, kCoreSpeedFlops)
                              ->set_core_count(static_cast<int>(e.cores))
                              ->seal());
-    delay_hosts.push_back(compute->create_host(e.name + ".latency", kCoreSpeedFlops)
+    hosts.delay.push_back(compute->create_host(e.name + ".latency", kCoreSpeedFlops)
                               ->set_core_count(static_cast<int>(std::max(1u, delays_near[i])))
                               ->seal());
   }
   for (uint32_t i = 0; i < g.num_endpoints(); ++i) {
-    endpoints.push_back(zone->create_host("ep" + std::to_string(i), kCoreSpeedFlops)->seal());
+    hosts.endpoints.push_back(zone->create_host("ep" + std::to_string(i), kCoreSpeedFlops)->seal());
   }
   std::vector<sg4::Link*> links;
   for (const GraphLink& l : g.links()) {
@@ -147,12 +145,27 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
   for (const GraphRoute& r : g.routes()) {
     std::vector<sg4::LinkInRoute> path;
     for (uint32_t l : r.links) path.emplace_back(links[l]);
-    zone->add_route(endpoints[r.src]->get_netpoint(), endpoints[r.dst]->get_netpoint(), nullptr,
-                    nullptr, path, false);
+    zone->add_route(hosts.endpoints[r.src]->get_netpoint(), hosts.endpoints[r.dst]->get_netpoint(),
+                    nullptr, nullptr, path, false);
   }
   compute->seal();
   zone->seal();
   root->seal();
+  return hosts;
+}
+
+}  // namespace
+
+Result<TaskTimes> run_task_graph(const TaskGraph& g) {
+  XF_RETURN_IF_ERROR(g.validate());
+  sg4::Engine* engine = SimgridPlatform::create_engine();
+  // SimGrid rounds activity ends to surf/precision (default 1e-9 s): an
+  // actor sleeping until absolute times loses nothing, but a graph's chain of
+  // relative delays (a kernel's traced times, a pinned schedule) drifts by up
+  // to 1 ns per link: 4.3 us over a 2x Jacobi inline replay (0.1%). 1 ps keeps
+  // it below 1e-5 of any replay and above double's resolution up to 1000 s.
+  sg4::Engine::set_config("surf/precision:1e-12");
+  const GraphHosts hosts = build_graph_platform(g);
 
   // An activity is created when its last predecessor ends, not up front with
   // add_successor: SimGrid 3.32 keeps every created activity in its issuer's
@@ -178,13 +191,13 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
     ids[i] = i;
     if (t.kind == TaskKind::kTransfer) {
       const GraphRoute& r = g.routes()[t.where];
-      sg4::CommPtr comm = sg4::Comm::sendto_init(endpoints[r.src], endpoints[r.dst]);
+      sg4::CommPtr comm = sg4::Comm::sendto_init(hosts.endpoints[r.src], hosts.endpoints[r.dst]);
       comm->set_payload_size(t.amount);
       comm->set_data(&ids[i]);
       acts[i] = comm;
       comm->start();
     } else {
-      sg4::Host* host = t.kind == TaskKind::kWork ? exec_hosts[t.where] : delay_hosts[t.where];
+      sg4::Host* host = t.kind == TaskKind::kWork ? hosts.exec[t.where] : hosts.delay[t.where];
       sg4::ExecPtr exec = sg4::Exec::init();
       exec->set_flops_amount(t.amount)->set_host(host);
       exec->set_data(&ids[i]);
