@@ -137,6 +137,22 @@ double conditional_se(const LinkFormat& f, double LinkFormat::*field, const Link
   return se;
 }
 
+// link_fit_errors: LinkFit's standard errors of the continuous values at the
+// fit (six discrete values and two or three continuous ones were fitted).
+void link_fit_errors(const LinkObjective& cost, double best_cost, LinkFit& fit) {
+  const LinkFormat& best = fit.format;
+  const int fitted = 6 + 2 + (best.partial_line_bytes > 0 ? 1 : 0);
+  const int rows = static_cast<int>(fit.rows);
+  if (rows <= fitted) return;
+  const double variance = best_cost / static_cast<double>(rows - fitted);
+  const double inf = std::numeric_limits<double>::infinity();
+  fit.link_efficiency_se = conditional_se(best, &LinkFormat::link_efficiency, cost, variance, 1);
+  fit.max_packets_per_s_se =
+      conditional_se(best, &LinkFormat::max_packets_per_s, cost, variance, inf);
+  fit.partial_line_writes_per_s_se =
+      conditional_se(best, &LinkFormat::partial_line_writes_per_s, cost, variance, inf);
+}
+
 // ---------------------------------------------------------------- helpers
 
 std::string size_name(double bytes) {
@@ -144,6 +160,38 @@ std::string size_name(double bytes) {
   int u = 0;
   while (bytes >= 1024 && u < 3 && std::fmod(bytes, 1024) == 0) bytes /= 1024, ++u;
   return std::to_string(static_cast<int64_t>(bytes)) + " " + units[u];
+}
+
+// LineFit: y = a + b x and the standard errors of a and b.
+struct LineFit {
+  double a = 0, b = 0, a_se = 0, b_se = 0;
+};
+// fit_line_relative: least squares on relative errors (weights 1/y²) over
+// (x, y) points (>= 2); standard errors from the residual variance x
+// (X'WX)^-1 (0 with two points).
+LineFit fit_line_relative(const std::vector<std::pair<double, double>>& points) {
+  double s11 = 0, s12 = 0, s22 = 0, b1 = 0, b2 = 0;
+  for (const auto& [x, y] : points) {
+    const double w = 1 / (y * y);
+    s11 += w, s12 += w * x, s22 += w * x * x;
+    b1 += w * y, b2 += w * x * y;
+  }
+  const double det = s11 * s22 - s12 * s12;
+  LineFit f;
+  f.a = (b1 * s22 - b2 * s12) / det;
+  f.b = (s11 * b2 - s12 * b1) / det;
+  const size_t n = points.size();
+  if (n > 2) {
+    double rss = 0;
+    for (const auto& [x, y] : points) {
+      const double e = y - f.a - f.b * x;
+      rss += e * e / (y * y);
+    }
+    const double variance = rss / static_cast<double>(n - 2);
+    f.a_se = std::sqrt(variance * s22 / det);
+    f.b_se = std::sqrt(variance * s11 / det);
+  }
+  return f;
 }
 
 // mean_and_se: the mean of `xs` and its standard error (0 for one value).
@@ -263,23 +311,45 @@ Result<LinkFit> fit_link_format(const LinkFormat& base, int64_t links,
   fit.format = best;
   fit.rows = rows.size();
   fit.rms_log_error = std::sqrt(best_cost / static_cast<double>(rows.size()));
-  // Fitted values: six discrete ones and the continuous ones.
-  const int fitted = 6 + 2 + (best.partial_line_bytes > 0 ? 1 : 0);
-  if (static_cast<int>(rows.size()) > fitted) {
-    const double variance = best_cost / static_cast<double>(static_cast<int>(rows.size()) - fitted);
-    const double inf = std::numeric_limits<double>::infinity();
-    fit.link_efficiency_se = conditional_se(best, &LinkFormat::link_efficiency, cost, variance, 1);
-    fit.max_packets_per_s_se =
-        conditional_se(best, &LinkFormat::max_packets_per_s, cost, variance, inf);
-    fit.partial_line_writes_per_s_se =
-        conditional_se(best, &LinkFormat::partial_line_writes_per_s, cost, variance, inf);
-  }
+  link_fit_errors(cost, best_cost, fit);
   return fit;
 }
 
 // ---------------------------------------------------------------- calibrate
 
 namespace {
+
+// NotifyMedians: the notify_bench medians calibrate uses (ns).
+struct NotifyMedians {
+  double g2c = 0, c2g = 0, rtt = 0;     ///< flag one-way each way, ping-pong.
+  double cpu_rw = 0, cpu_rw_fence = 0;  ///< CPU read+write of a flag (+ fence).
+  double gpu_rw = 0;                    ///< GPU read+write of host memory.
+  double launch_api = 0, launch = 0;    ///< kernel launch: CPU call, to start.
+  double cdp = 0, cdp_tail = 0;         ///< CDP child launch, tail launch.
+  double wv_visible = 0, wait_rtt = 0;  ///< stream write value, wait-value round trip.
+};
+
+// MicroRows: PROACT's micro CSV (256 MiB per GPU by default). Model: with
+// T_none the no-transfer time at the same chunk size and R = min(threads ×
+// per-thread rate, SM link goodput), polling takes T = max(T_none / (1 −
+// share), (B − chunk) / R) + chunk / R (the last chunk leaves after the
+// kernel); CDP: T = T_none + max(B / link, chunks × interval).
+struct MicroRows {
+  const std::vector<ProactMicroRow>& rows;
+  double bytes = 0;                  ///< each GPU sends.
+  double sm_link_bw = 0;             ///< SM contiguous link goodput.
+  std::map<double, double> none_ms;  ///< chunk size -> T_none.
+
+  double base(const ProactMicroRow& r) const {
+    auto it = none_ms.find(r.chunk_bytes);
+    return it == none_ms.end() ? 0 : it->second;
+  }
+  double rate(int64_t threads, double per_thread) const {
+    return std::min(static_cast<double>(threads) * per_thread, sm_link_bw);
+  }
+};
+
+constexpr const char* kMicroWhat = "PROACT micro, 256 MiB per GPU";
 
 struct Calibrator {
   const CalibrationInputs& in;
@@ -353,37 +423,21 @@ struct Calibrator {
   // Copy engine: T(size) = a + size / B over single copies (relative least
   // squares), back-to-back issue cost from the smallest batch.
   Status copy_engine(const LinkModel& link, int64_t links) {
-    double s11 = 0, s12 = 0, s22 = 0, b1 = 0, b2 = 0;
-    int n = 0;
+    std::vector<std::pair<double, double>> points;  // (bytes, ns) of single copies
     for (const LinkBenchRow& r : in.link_bench) {
-      if (r.test != "ce_write" || r.target != "peer" || r.pattern != "single") continue;
-      double w = 1 / (r.time_ns * r.time_ns);
-      s11 += w, s12 += w * r.write_bytes, s22 += w * r.write_bytes * r.write_bytes;
-      b1 += w * r.time_ns, b2 += w * r.write_bytes * r.time_ns;
-      ++n;
+      if (r.test == "ce_write" && r.target == "peer" && r.pattern == "single")
+        points.emplace_back(r.write_bytes, r.time_ns);
     }
-    if (n < 2) return make_error(in.link_bench_file + ": need >= 2 ce_write peer single rows");
-    double det = s11 * s22 - s12 * s12;
-    double a_ns = (b1 * s22 - b2 * s12) / det;
-    double ns_per_byte = (s11 * b2 - s12 * b1) / det;
+    if (points.size() < 2)
+      return make_error(in.link_bench_file + ": need >= 2 ce_write peer single rows");
+    const LineFit line = fit_line_relative(points);
+    const double a_ns = line.a, ns_per_byte = line.b;
     if (!(a_ns > 0 && ns_per_byte > 0))
       return make_runtime_error(in.link_bench_file +
                                 ": copy-engine fit gave a non-positive "
                                 "initiation or bandwidth");
     const double bw = 1e9 / ns_per_byte;
-    // Standard errors: residual variance x (X'WX)^-1.
-    double a_se = 0, bw_se = 0;
-    if (n > 2) {
-      double rss = 0;
-      for (const LinkBenchRow& r : in.link_bench) {
-        if (r.test != "ce_write" || r.target != "peer" || r.pattern != "single") continue;
-        const double e = r.time_ns - a_ns - ns_per_byte * r.write_bytes;
-        rss += e * e / (r.time_ns * r.time_ns);
-      }
-      const double variance = rss / (n - 2);
-      a_se = std::sqrt(variance * s22 / det);
-      bw_se = bw * std::sqrt(variance * s11 / det) / ns_per_byte;
-    }
+    const double a_se = line.a_se, bw_se = bw * line.b_se / ns_per_byte;
     const LinkBenchRow* smallest = nullptr;
     for (const LinkBenchRow& r : in.link_bench)
       if (r.test == "ce_write" && r.target == "peer" && r.pattern == "batch" &&
@@ -437,24 +491,23 @@ struct Calibrator {
 
   Status notifications() {
     std::span<const NotifyBenchRow> rows = in.notify_bench;
-    double g2c, c2g, rtt, cpu_rw, cpu_rw_fence, gpu_rw, launch_api, launch, cdp, cdp_tail,
-        wv_visible, wait_rtt;
+    NotifyMedians v;
     const struct {
       double* median_ns;
       const char* test;
       const char* variant;
-    } needed[] = {{&g2c, "flag_gpu_to_cpu_one_way", "gpu_volatile"},
-                  {&c2g, "flag_cpu_to_gpu_one_way", "gpu_volatile"},
-                  {&rtt, "flag_pingpong_rtt", "gpu_volatile"},
-                  {&cpu_rw, "cpu_read_write_cost", "volatile"},
-                  {&cpu_rw_fence, "cpu_read_write_cost", "volatile_fence"},
-                  {&gpu_rw, "gpu_read_write_cost", "volatile"},
-                  {&launch_api, "kernel_launch_api", "host_call"},
-                  {&launch, "kernel_launch_to_start", "idle_stream"},
-                  {&cdp, "cdp_child_launch", "fire_and_forget"},
-                  {&cdp_tail, "cdp_child_launch", "tail_launch"},
-                  {&wv_visible, "stream_write_value_visible", "idle_stream"},
-                  {&wait_rtt, "stream_wait_value_release_rtt", "host_write_to_ack"}};
+    } needed[] = {{&v.g2c, "flag_gpu_to_cpu_one_way", "gpu_volatile"},
+                  {&v.c2g, "flag_cpu_to_gpu_one_way", "gpu_volatile"},
+                  {&v.rtt, "flag_pingpong_rtt", "gpu_volatile"},
+                  {&v.cpu_rw, "cpu_read_write_cost", "volatile"},
+                  {&v.cpu_rw_fence, "cpu_read_write_cost", "volatile_fence"},
+                  {&v.gpu_rw, "gpu_read_write_cost", "volatile"},
+                  {&v.launch_api, "kernel_launch_api", "host_call"},
+                  {&v.launch, "kernel_launch_to_start", "idle_stream"},
+                  {&v.cdp, "cdp_child_launch", "fire_and_forget"},
+                  {&v.cdp_tail, "cdp_child_launch", "tail_launch"},
+                  {&v.wv_visible, "stream_write_value_visible", "idle_stream"},
+                  {&v.wait_rtt, "stream_wait_value_release_rtt", "host_write_to_ack"}};
     for (const auto& need : needed) {
       const NotifyBenchRow* r = find_notify(rows, need.test, need.variant);
       if (!r)
@@ -466,21 +519,21 @@ struct Calibrator {
     NotificationConfig& n = out.platform.notification;
     // The clock-mapped one-way split is uncertain (±clock_uncertainty_ns); the
     // round trip is not: scale the split so the two one-ways sum to it.
-    double scale = rtt / (g2c + c2g);
+    double scale = v.rtt / (v.g2c + v.c2g);
     // A spinning CPU re-reads a cached flag every cpu_rw ns; a GPU poll is one
     // read+write of host memory. The store legs take the rest.
-    n.cpu_poll_period_ns = cpu_rw;
-    n.cpu_poll_read_ns = cpu_rw;
-    n.gpu_store_to_host_ns = std::max(0.0, g2c * scale - n.cpu_poll_period_ns / 2 - cpu_rw);
-    n.gpu_poll_period_ns = gpu_rw;
-    n.cpu_store_visible_ns = cpu_rw_fence;
-    n.gpu_poll_read_ns = std::max(0.0, c2g * scale - cpu_rw_fence - gpu_rw / 2);
-    n.kernel_launch_ns = launch;
-    n.kernel_launch_cpu_ns = launch_api;
-    n.cdp_launch_ns = cdp;
-    n.cdp_tail_launch_ns = cdp_tail;
-    n.stream_write_value_ns = wv_visible;
-    n.stream_wait_value_ns = std::max(0.0, wait_rtt - wv_visible);
+    n.cpu_poll_period_ns = v.cpu_rw;
+    n.cpu_poll_read_ns = v.cpu_rw;
+    n.gpu_store_to_host_ns = std::max(0.0, v.g2c * scale - n.cpu_poll_period_ns / 2 - v.cpu_rw);
+    n.gpu_poll_period_ns = v.gpu_rw;
+    n.cpu_store_visible_ns = v.cpu_rw_fence;
+    n.gpu_poll_read_ns = std::max(0.0, v.c2g * scale - v.cpu_rw_fence - v.gpu_rw / 2);
+    n.kernel_launch_ns = v.launch;
+    n.kernel_launch_cpu_ns = v.launch_api;
+    n.cdp_launch_ns = v.cdp;
+    n.cdp_tail_launch_ns = v.cdp_tail;
+    n.stream_write_value_ns = v.wv_visible;
+    n.stream_wait_value_ns = std::max(0.0, v.wait_rtt - v.wv_visible);
     const std::string& f = in.notify_bench_file;
     // Medians of single rows: no error from a fit, kFallbackDigits digits.
     const std::pair<const char*, double*> values[] = {
@@ -502,156 +555,177 @@ struct Calibrator {
     }
     Result<NotificationModel> m = NotificationModel::create(n);
     if (!m.ok()) return m.error();
-    auto lat = [&](NotificationPath p) { return m->cost(p).latency_ns; };
-    const double g2c_model = lat(NotificationPath::kGpuToCpuFlag);
-    const double c2g_model = lat(NotificationPath::kCpuToGpuFlag);
-    out.comparisons.push_back({"latency", "flag one-way GPU->CPU", "ns", g2c, g2c_model});
-    out.comparisons.push_back({"latency", "flag one-way CPU->GPU", "ns", c2g, c2g_model});
-    out.comparisons.push_back(
-        {"latency", "flag ping-pong round trip", "ns", rtt, g2c_model + c2g_model});
-    if (const NotifyBenchRow* half = find_notify(rows, "flag_one_way_half_rtt", "gpu_volatile"))
-      out.comparisons.push_back({"latency", "flag one-way (half round trip)", "ns", half->median_ns,
-                                 (g2c_model + c2g_model) / 2, true});
-    out.comparisons.push_back({"latency", "CPU read+write of a flag", "ns", cpu_rw,
-                               m->cost(NotificationPath::kGpuToCpuFlag).cpu_ns});
-    out.comparisons.push_back(
-        {"latency", "GPU read+write of a flag", "ns", gpu_rw, n.gpu_poll_period_ns});
-    out.comparisons.push_back(
-        {"latency", "kernel launch -> start", "ns", launch, lat(NotificationPath::kKernelLaunch)});
-    out.comparisons.push_back({"latency", "kernel launch API (CPU)", "ns", launch_api,
-                               m->cost(NotificationPath::kKernelLaunch).cpu_ns});
-    out.comparisons.push_back(
-        {"latency", "CDP launch fire-and-forget", "ns", cdp, lat(NotificationPath::kCdpLaunch)});
-    out.comparisons.push_back(
-        {"latency", "CDP tail launch", "ns", cdp_tail, lat(NotificationPath::kCdpTailLaunch)});
-    out.comparisons.push_back({"latency", "stream write value visible", "ns", wv_visible,
-                               lat(NotificationPath::kStreamWriteValue)});
-    out.comparisons.push_back(
-        {"latency", "stream wait value release round trip", "ns", wait_rtt,
-         lat(NotificationPath::kStreamWaitValue) + lat(NotificationPath::kStreamWriteValue)});
+    notification_comparisons(*m, v);
     return Status::Ok();
   }
 
-  // PROACT micro: polling copy rate per thread (copy-bound rows), polling SM
-  // share (compute-bound rows), CDP launch interval (launch-bound rows).
-  // Model: T = max(T_none / (1 - share), (B - chunk) / R) + chunk / R (the last
-  // chunk leaves after the kernel), R = min(threads × rate, SM link goodput);
-  // CDP: T = T_none + max(B / link, chunks × interval).
+  // notification_comparisons: each notify_bench median against the model.
+  void notification_comparisons(const NotificationModel& model, const NotifyMedians& v) {
+    const std::span<const NotifyBenchRow> rows = in.notify_bench;
+    const NotificationConfig& n = out.platform.notification;
+    auto lat = [&](NotificationPath p) { return model.cost(p).latency_ns; };
+    const double g2c_model = lat(NotificationPath::kGpuToCpuFlag);
+    const double c2g_model = lat(NotificationPath::kCpuToGpuFlag);
+    out.comparisons.push_back({"latency", "flag one-way GPU->CPU", "ns", v.g2c, g2c_model});
+    out.comparisons.push_back({"latency", "flag one-way CPU->GPU", "ns", v.c2g, c2g_model});
+    out.comparisons.push_back(
+        {"latency", "flag ping-pong round trip", "ns", v.rtt, g2c_model + c2g_model});
+    if (const NotifyBenchRow* half = find_notify(rows, "flag_one_way_half_rtt", "gpu_volatile"))
+      out.comparisons.push_back({"latency", "flag one-way (half round trip)", "ns", half->median_ns,
+                                 (g2c_model + c2g_model) / 2, true});
+    out.comparisons.push_back({"latency", "CPU read+write of a flag", "ns", v.cpu_rw,
+                               model.cost(NotificationPath::kGpuToCpuFlag).cpu_ns});
+    out.comparisons.push_back(
+        {"latency", "GPU read+write of a flag", "ns", v.gpu_rw, n.gpu_poll_period_ns});
+    out.comparisons.push_back({"latency", "kernel launch -> start", "ns", v.launch,
+                               lat(NotificationPath::kKernelLaunch)});
+    out.comparisons.push_back({"latency", "kernel launch API (CPU)", "ns", v.launch_api,
+                               model.cost(NotificationPath::kKernelLaunch).cpu_ns});
+    out.comparisons.push_back(
+        {"latency", "CDP launch fire-and-forget", "ns", v.cdp, lat(NotificationPath::kCdpLaunch)});
+    out.comparisons.push_back(
+        {"latency", "CDP tail launch", "ns", v.cdp_tail, lat(NotificationPath::kCdpTailLaunch)});
+    out.comparisons.push_back({"latency", "stream write value visible", "ns", v.wv_visible,
+                               lat(NotificationPath::kStreamWriteValue)});
+    out.comparisons.push_back(
+        {"latency", "stream wait value release round trip", "ns", v.wait_rtt,
+         lat(NotificationPath::kStreamWaitValue) + lat(NotificationPath::kStreamWriteValue)});
+  }
+
+  // proact: PROACT micro (MicroRows): polling copy rate per thread
+  // (copy-bound rows), polling SM share (compute-bound rows), CDP launch
+  // interval (launch-bound rows), TMA slice turnaround.
   Status proact(double sm_link_bw) {
-    const std::vector<ProactMicroRow>& rows = in.proact_micro;
-    std::map<double, double> none_ms;
-    for (const ProactMicroRow& r : rows)
-      if (r.mechanism == "none") none_ms[r.chunk_bytes] = r.time_ms;
-    const double bytes = in.proact_bytes_per_gpu;
-    auto base = [&](const ProactMicroRow& r) -> double {
-      auto it = none_ms.find(r.chunk_bytes);
-      return it == none_ms.end() ? 0 : it->second;
-    };
-    // Copy-bound polling rows: at least twice the no-transfer time; 4 KiB
-    // chunks carry a per-chunk cost the model does not have.
+    MicroRows m{in.proact_micro, in.proact_bytes_per_gpu, sm_link_bw, {}};
+    for (const ProactMicroRow& r : m.rows)
+      if (r.mechanism == "none") m.none_ms[r.chunk_bytes] = r.time_ms;
+    XF_RETURN_IF_ERROR(copy_rate(m));
+    polling_share(m);
+    cdp_interval(m);
+    tma_turnaround(m);
+    micro_comparisons(m);
+    return Status::Ok();
+  }
+
+  // copy_rate: the per-thread copy rate from the copy-bound polling rows (at
+  // least twice the no-transfer time; 4 KiB chunks carry a per-chunk cost the
+  // model does not have): least squares on the relative residuals c·x − 1,
+  // x = 1/rate: x = Σc / Σc².
+  Status copy_rate(const MicroRows& m) {
     std::vector<double> per_thread_bw;
-    for (const ProactMicroRow& r : rows) {
-      if (r.mechanism != "polling" || base(r) <= 0 || r.chunk_bytes < 16384) continue;
-      if (r.time_ms < 2 * base(r)) continue;
-      per_thread_bw.push_back(bytes / (static_cast<double>(r.threads) * r.time_ms * 1e-3));
+    for (const ProactMicroRow& r : m.rows) {
+      if (r.mechanism != "polling" || m.base(r) <= 0 || r.chunk_bytes < 16384) continue;
+      if (r.time_ms < 2 * m.base(r)) continue;
+      per_thread_bw.push_back(m.bytes / (static_cast<double>(r.threads) * r.time_ms * 1e-3));
     }
     if (per_thread_bw.empty())
       return make_error(in.proact_micro_file + ": no copy-bound polling rows (time >= 2x 'none')");
-    SoftwareConfig& sw = out.platform.software;
-    // Least squares on the relative residuals c·x − 1, x = 1/rate: x = Σc / Σc².
     double su = 0, suu = 0;
     for (double c : per_thread_bw) su += c, suu += c * c;
-    sw.copy_bw_per_thread_bytes_per_s = suu / su;
+    double& rate = out.platform.software.copy_bw_per_thread_bytes_per_s;
+    rate = suu / su;
     double rate_se = 0;
     if (per_thread_bw.size() > 1) {
       double rss = 0;
-      for (double c : per_thread_bw)
-        rss += (c / sw.copy_bw_per_thread_bytes_per_s - 1) *
-               (c / sw.copy_bw_per_thread_bytes_per_s - 1);
+      for (double c : per_thread_bw) rss += (c / rate - 1) * (c / rate - 1);
       const double x_se = std::sqrt(rss / static_cast<double>(per_thread_bw.size() - 1) / suu);
-      rate_se = x_se * sw.copy_bw_per_thread_bytes_per_s * sw.copy_bw_per_thread_bytes_per_s;
+      rate_se = x_se * rate * rate;
     }
-    fitted("software.copy_bw_per_thread", sw.copy_bw_per_thread_bytes_per_s, rate_se);
-    const double per_thread = sw.copy_bw_per_thread_bytes_per_s;
-    auto rate = [&](int64_t threads) {
-      return std::min(static_cast<double>(threads) * per_thread, sm_link_bw);
-    };
+    fitted("software.copy_bw_per_thread", rate, rate_se);
+    note("software.copy_bw_per_thread", in.proact_micro_file,
+         std::string(kMicroWhat) + ", copy-bound polling rows");
+    return Status::Ok();
+  }
+
+  // polling_share: the agent's SM share from the rows the compute side
+  // dominates (not copy-bound, short last chunk), through the mean log slowdown.
+  void polling_share(const MicroRows& m) {
+    const double per_thread = out.platform.software.copy_bw_per_thread_bytes_per_s;
     std::vector<double> slowdown_logs;
-    for (const ProactMicroRow& r : rows) {
-      if (r.mechanism != "polling" || base(r) <= 0) continue;
-      double tail_ms = std::min(r.chunk_bytes, bytes) / rate(r.threads) * 1e3;
-      // Only rows the compute side dominates: not copy-bound, short last chunk.
-      if (bytes / rate(r.threads) * 1e3 >= base(r) || tail_ms > 0.1 * r.time_ms) continue;
-      slowdown_logs.push_back(std::log((r.time_ms - tail_ms) / base(r)));
+    for (const ProactMicroRow& r : m.rows) {
+      if (r.mechanism != "polling" || m.base(r) <= 0) continue;
+      const double rate = m.rate(r.threads, per_thread);
+      const double tail_ms = std::min(r.chunk_bytes, m.bytes) / rate * 1e3;
+      if (m.bytes / rate * 1e3 >= m.base(r) || tail_ms > 0.1 * r.time_ms) continue;
+      slowdown_logs.push_back(std::log((r.time_ms - tail_ms) / m.base(r)));
     }
-    const size_t log_n = slowdown_logs.size();
-    if (log_n > 0) {
-      const auto [mean, mean_se] = mean_and_se(slowdown_logs);
-      sw.polling_sm_share = std::clamp(1 - std::exp(-mean), 0.0, 0.99);
-      fitted("software.polling_sm_share", sw.polling_sm_share, std::exp(-mean) * mean_se);
-    }
-    // CDP: launch-bound rows are those far above no-transfer + link copy time.
-    double sny = 0, snn = 0;
-    const double copy_ms = bytes / sm_link_bw * 1e3;
+    if (slowdown_logs.empty()) return;
+    const auto [mean, mean_se] = mean_and_se(slowdown_logs);
+    double& share = out.platform.software.polling_sm_share;
+    share = std::clamp(1 - std::exp(-mean), 0.0, 0.99);
+    fitted("software.polling_sm_share", share, std::exp(-mean) * mean_se);
+    note("software.polling_sm_share", in.proact_micro_file,
+         std::string(kMicroWhat) + ", compute-bound polling");
+  }
+
+  // cdp_interval: the launch interval from the launch-bound cdp rows (far
+  // above no-transfer + link copy time), weighted least squares through 0.
+  void cdp_interval(const MicroRows& m) {
+    const double copy_ms = m.bytes / m.sm_link_bw * 1e3;
     auto launch_bound = [&](const ProactMicroRow& r) {
-      return r.mechanism == "cdp" && base(r) > 0 && r.time_ms >= 2 * (base(r) + copy_ms);
+      return r.mechanism == "cdp" && m.base(r) > 0 && r.time_ms >= 2 * (m.base(r) + copy_ms);
     };
-    int cdp_n = 0;
-    for (const ProactMicroRow& r : rows) {
+    double sny = 0, snn = 0;
+    int n = 0;
+    for (const ProactMicroRow& r : m.rows) {
       if (!launch_bound(r)) continue;
-      double chunks = bytes / r.chunk_bytes, w = 1 / (r.time_ms * r.time_ms);
-      sny += w * chunks * (r.time_ms - base(r)), snn += w * chunks * chunks;
-      ++cdp_n;
+      double chunks = m.bytes / r.chunk_bytes, w = 1 / (r.time_ms * r.time_ms);
+      sny += w * chunks * (r.time_ms - m.base(r)), snn += w * chunks * chunks;
+      ++n;
     }
-    if (snn > 0) {
-      const double interval_ms = sny / snn;  // weighted least squares through 0
-      double rss = 0;
-      for (const ProactMicroRow& r : rows) {
-        if (!launch_bound(r)) continue;
-        const double e = r.time_ms - base(r) - bytes / r.chunk_bytes * interval_ms;
-        rss += e * e / (r.time_ms * r.time_ms);
-      }
-      const double se_ms = cdp_n > 1 ? std::sqrt(rss / (cdp_n - 1) / snn) : 0;
-      sw.cdp_launch_interval_ns = interval_ms * 1e6;
-      fitted("software.cdp_launch_interval", sw.cdp_launch_interval_ns, se_ms * 1e6);
+    if (!(snn > 0)) return;
+    const double interval_ms = sny / snn;
+    double rss = 0;
+    for (const ProactMicroRow& r : m.rows) {
+      if (!launch_bound(r)) continue;
+      const double e = r.time_ms - m.base(r) - m.bytes / r.chunk_bytes * interval_ms;
+      rss += e * e / (r.time_ms * r.time_ms);
     }
-    // TMA agent: rows whose one chunk is the whole output (its copy starts
-    // when the kernel ends: time - none is the copy) and that the link does
-    // not bound: a CTA's slice turnaround = CTAs x slice / rate.
+    const double se_ms = n > 1 ? std::sqrt(rss / (n - 1) / snn) : 0;
+    double& interval = out.platform.software.cdp_launch_interval_ns;
+    interval = interval_ms * 1e6;
+    fitted("software.cdp_launch_interval", interval, se_ms * 1e6);
+    note("software.cdp_launch_interval", in.proact_micro_file,
+         std::string(kMicroWhat) + ", launch-bound cdp rows");
+  }
+
+  // tma_turnaround: rows whose one chunk is the whole output (its copy starts
+  // when the kernel ends: time - none is the copy) and that the link does not
+  // bound: a CTA's slice turnaround = CTAs x slice / rate.
+  void tma_turnaround(const MicroRows& m) {
+    SoftwareConfig& sw = out.platform.software;
     std::vector<double> turnarounds_ns;
-    for (const ProactMicroRow& r : rows) {
-      if (r.mechanism != "polling_tma" || base(r) <= 0 || r.chunk_bytes < bytes) continue;
-      const double rate = bytes / ((r.time_ms - base(r)) * 1e-3);
-      if (!(rate > 0) || rate >= 0.9 * sm_link_bw) continue;
+    for (const ProactMicroRow& r : m.rows) {
+      if (r.mechanism != "polling_tma" || m.base(r) <= 0 || r.chunk_bytes < m.bytes) continue;
+      const double rate = m.bytes / ((r.time_ms - m.base(r)) * 1e-3);
+      if (!(rate > 0) || rate >= 0.9 * m.sm_link_bw) continue;
       const double ctas = std::max<double>(1, std::floor(static_cast<double>(r.threads) / 32));
       turnarounds_ns.push_back(ctas * std::min(sw.agent_slice_bytes, r.chunk_bytes) / rate * 1e9);
     }
-    const size_t tma_n = turnarounds_ns.size();
-    if (tma_n > 0) {
-      const auto [mean, se] = mean_and_se(turnarounds_ns);
-      sw.tma_slice_turnaround_ns = mean;
-      fitted("software.tma_slice_turnaround", sw.tma_slice_turnaround_ns, se);
-    }
-    const std::string what = "PROACT micro, 256 MiB per GPU";
-    note("software.copy_bw_per_thread", in.proact_micro_file, what + ", copy-bound polling rows");
-    if (log_n > 0)
-      note("software.polling_sm_share", in.proact_micro_file, what + ", compute-bound polling");
-    if (snn > 0)
-      note("software.cdp_launch_interval", in.proact_micro_file, what + ", launch-bound cdp rows");
-    if (tma_n > 0)
-      note("software.tma_slice_turnaround", in.proact_micro_file,
-           what + ", single-chunk polling_tma rows below the link rate");
-    for (const ProactMicroRow& r : rows) {
-      if (base(r) <= 0) continue;
+    if (turnarounds_ns.empty()) return;
+    const auto [mean, se] = mean_and_se(turnarounds_ns);
+    sw.tma_slice_turnaround_ns = mean;
+    fitted("software.tma_slice_turnaround", sw.tma_slice_turnaround_ns, se);
+    note("software.tma_slice_turnaround", in.proact_micro_file,
+         std::string(kMicroWhat) + ", single-chunk polling_tma rows below the link rate");
+  }
+
+  // micro_comparisons: the polling and cdp rows against the model
+  // (MicroRows's equations) with the fitted values.
+  void micro_comparisons(const MicroRows& m) {
+    const SoftwareConfig& sw = out.platform.software;
+    const double copy_ms = m.bytes / m.sm_link_bw * 1e3;
+    for (const ProactMicroRow& r : m.rows) {
+      if (m.base(r) <= 0) continue;
       double model = 0;
       if (r.mechanism == "polling") {
-        double share_ms = base(r) / (1 - sw.polling_sm_share);
-        double last = std::min(r.chunk_bytes, bytes);
-        model = std::max(share_ms, (bytes - last) / rate(r.threads) * 1e3) +
-                last / rate(r.threads) * 1e3;
+        const double rate = m.rate(r.threads, sw.copy_bw_per_thread_bytes_per_s);
+        double share_ms = m.base(r) / (1 - sw.polling_sm_share);
+        double last = std::min(r.chunk_bytes, m.bytes);
+        model = std::max(share_ms, (m.bytes - last) / rate * 1e3) + last / rate * 1e3;
       } else if (r.mechanism == "cdp") {
-        model =
-            base(r) + std::max(copy_ms, bytes / r.chunk_bytes * sw.cdp_launch_interval_ns * 1e-6);
+        model = m.base(r) +
+                std::max(copy_ms, m.bytes / r.chunk_bytes * sw.cdp_launch_interval_ns * 1e-6);
       } else {
         continue;
       }
@@ -659,7 +733,6 @@ struct Calibrator {
           {"proact micro " + r.mechanism + " " + std::to_string(r.threads) + " threads",
            size_name(r.chunk_bytes) + " chunks", "ms", r.time_ms, model});
     }
-    return Status::Ok();
   }
 };
 
