@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "common/number.h"
@@ -62,6 +63,33 @@ LinkFormat truth_pcie() {
   return f;
 }
 
+// synthetic_inputs: link_bench rows of truth_nvlink over 18 links and truth_pcie.
+CalibrationInputs synthetic_inputs() {
+  CalibrationInputs in;
+  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
+  in.link_bench_file = "synthetic.csv";
+  return in;
+}
+
+// add_copy_engine_rows: T = 9 us + size / 390 GB/s at 4 KiB, 1 MiB and 64 MiB.
+void add_copy_engine_rows(CalibrationInputs& in) {
+  for (double s : {4096.0, 1048576.0, 67108864.0}) {
+    in.link_bench.push_back(
+        {"ce_write", "peer", "single", s, s, 1, s, 9000 + s / 390e9 * 1e9, s / 1e-6, 0});
+  }
+}
+
+// calibrate_from: calibrate `in` starting from h200x2_nvlink4 with `settings`
+// (by default the builtin link formats: the committed preset is itself calibrated).
+Result<CalibrationResult> calibrate_from(
+    const CalibrationInputs& in,
+    const std::vector<std::pair<const char*, const char*>>& settings = {
+        {"gpu_link.format", "nvlink4"}, {"host_link.format", "pcie5"}}) {
+  Platform base = *load_platform("h200x2_nvlink4");
+  for (const auto& [key, value] : settings) XF_RETURN_IF_ERROR(set_parameter(base, key, value));
+  return calibrate(base, in);
+}
+
 TEST(CalibrateTest, FitRecoversKnownLinkConstants) {
   std::vector<LinkBenchRow> peer;
   for (const LinkBenchRow& r : synthetic_link_bench(truth_nvlink(), 18, truth_pcie()))
@@ -81,19 +109,9 @@ TEST(CalibrateTest, FitRecoversKnownLinkConstants) {
 }
 
 TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
-  CalibrationInputs in;
-  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
-  in.link_bench_file = "synthetic.csv";
-  // Copy-engine rows: T = 9 us + size / 390 GB/s.
-  for (double s : {4096.0, 1048576.0, 67108864.0}) {
-    in.link_bench.push_back(
-        {"ce_write", "peer", "single", s, s, 1, s, 9000 + s / 390e9 * 1e9, s / 1e-6, 0});
-  }
-  // The committed preset is itself calibrated: start from the builtin formats.
-  Platform base = *load_platform("h200x2_nvlink4");
-  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
-  ASSERT_TRUE(set_parameter(base, "host_link.format", "pcie5").ok());
-  Result<CalibrationResult> r = calibrate(base, in);
+  CalibrationInputs in = synthetic_inputs();
+  add_copy_engine_rows(in);
+  Result<CalibrationResult> r = calibrate_from(in);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_NEAR(r->host_link_fit.format.partial_line_writes_per_s, 0.45e9, 0.01e9);
   EXPECT_NEAR(r->host_link_fit.format.link_efficiency, 0.95, 0.005);
@@ -113,13 +131,8 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
 }
 
 TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
-  CalibrationInputs in;
-  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
-  in.link_bench_file = "synthetic.csv";
-  for (double s : {4096.0, 1048576.0, 67108864.0}) {
-    in.link_bench.push_back(
-        {"ce_write", "peer", "single", s, s, 1, s, 9000 + s / 390e9 * 1e9, s / 1e-6, 0});
-  }
+  CalibrationInputs in = synthetic_inputs();
+  add_copy_engine_rows(in);
   // 256 MiB per GPU, none 0.7 ms; a copy-bound polling row (required); a
   // TMA row of one 256 MiB chunk at 1024 threads (32 CTAs) copying at
   // 200 GB/s: turnaround = 32 x 16 KiB / 200 GB/s = 2.62 us. The 8192-thread
@@ -130,10 +143,8 @@ TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
                      {"polling_tma", bytes, 1024, 0.7 + ms, 4},
                      {"polling_tma", bytes, 8192, 0.7 + bytes / 1e12 * 1e3, 5}};
   in.proact_micro_file = "traces/real/x/micro.csv";
-  Platform base = *load_platform("h200x2_nvlink4");
-  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
-  ASSERT_TRUE(set_parameter(base, "software.tma_slice_turnaround", "0ns").ok());
-  Result<CalibrationResult> r = calibrate(base, in);
+  Result<CalibrationResult> r = calibrate_from(
+      in, {{"gpu_link.format", "nvlink4"}, {"software.tma_slice_turnaround", "0ns"}});
   ASSERT_TRUE(r.ok()) << r.error().message;
   // One row: no error from the fit, so 4 significant digits (2621.44 ns).
   EXPECT_EQ(r->platform.software.tma_slice_turnaround_ns, 2621);
@@ -145,18 +156,13 @@ TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
 // the fit's standard errors are recorded, the values rounded to the digits
 // they leave, and both survive the preset's text.
 TEST(CalibrateTest, FittedValuesCarryTheirStandardError) {
-  CalibrationInputs in;
-  in.link_bench = synthetic_link_bench(truth_nvlink(), 18, truth_pcie());
-  in.link_bench_file = "synthetic.csv";
+  CalibrationInputs in = synthetic_inputs();
   int i = 0;
   for (double s : {4096.0, 65536.0, 1048576.0, 16777216.0, 67108864.0, 268435456.0}) {
     const double t = (9000 + s / 390e9 * 1e9) * (i++ % 2 ? 1.02 : 0.98);
     in.link_bench.push_back({"ce_write", "peer", "single", s, s, 1, s, t, s / t * 1e9, 0});
   }
-  Platform base = *load_platform("h200x2_nvlink4");
-  ASSERT_TRUE(set_parameter(base, "gpu_link.format", "nvlink4").ok());
-  ASSERT_TRUE(set_parameter(base, "host_link.format", "pcie5").ok());
-  Result<CalibrationResult> r = calibrate(base, in);
+  Result<CalibrationResult> r = calibrate_from(in);
   ASSERT_TRUE(r.ok()) << r.error().message;
   const Platform& p = r->platform;
   // 2 % scatter on 9 us: an intercept error of the order of 100 ns.
