@@ -399,15 +399,20 @@ Machine contended_switch(uint32_t gpus, Topology topology = Topology::kSwitch) {
   return m;
 }
 
-TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
-  const ReplayInput in = replicate_gpus(contended_two_gpus(), 4);
-  const Machine m = contended_switch(4);
+// expect_aggregation_exact: for the mechanisms that fan out, replaying `in`
+// with fan-out aggregation gives the times (to rel_tol) and bytes of one comm
+// per destination, in fewer activities.
+void expect_aggregation_exact(const ReplayInput& in, const Machine& m, bool fold_replicas,
+                              double rel_tol) {
   for (Mechanism mech :
        {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
-    Result<ReplayResult> agg = simulate_isolated(in, m, ReplayOptions{mech, false, true});
-    Result<ReplayResult> fine = simulate_isolated(in, m, ReplayOptions{mech, false, false});
+    ReplayOptions o{mech, false, true};
+    o.fold_replicas = fold_replicas;
+    Result<ReplayResult> agg = simulate_isolated(in, m, o);
+    o.aggregate_fan_out = false;
+    Result<ReplayResult> fine = simulate_isolated(in, m, o);
     ASSERT_TRUE(agg.ok() && fine.ok()) << mechanism_name(mech);
-    const double tol = 1e-6 * fine->end_to_end_ns;
+    const double tol = rel_tol * fine->end_to_end_ns;
     EXPECT_NEAR(agg->end_to_end_ns, fine->end_to_end_ns, tol) << mechanism_name(mech);
     EXPECT_NEAR(agg->exposed_ns, fine->exposed_ns, tol) << mechanism_name(mech);
     EXPECT_NEAR(agg->transfer_busy_ns, fine->transfer_busy_ns, tol) << mechanism_name(mech);
@@ -416,6 +421,18 @@ TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
     EXPECT_GT(agg->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
     EXPECT_LT(agg->activities, fine->activities) << mechanism_name(mech);
   }
+}
+
+// expect_same_run: both replays succeed, with as many activities and the same end.
+void expect_same_run(const Result<ReplayResult>& a, const Result<ReplayResult>& b) {
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->activities, b->activities);
+  EXPECT_DOUBLE_EQ(a->end_to_end_ns, b->end_to_end_ns);
+}
+
+TEST(ReplayEngine, AggregatedFanOutMatchesPerDestinationComms) {
+  expect_aggregation_exact(replicate_gpus(contended_two_gpus(), 4), contended_switch(4), true,
+                           1e-6);
 }
 
 // Replica folding: 2 GPUs' kernels replicated to 6 on a switch or a mesh
@@ -454,11 +471,8 @@ TEST(ReplayEngine, FoldedReplicasMatchEveryGpuReplayed) {
       }
     }
     m.costs.dma_agent.fan_out = false;
-    Result<ReplayResult> folded = simulate_isolated(in, m, options(Mechanism::kHardware, true));
-    Result<ReplayResult> every = simulate_isolated(in, m, options(Mechanism::kHardware, false));
-    ASSERT_TRUE(folded.ok() && every.ok());
-    EXPECT_EQ(folded->activities, every->activities);
-    EXPECT_DOUBLE_EQ(folded->end_to_end_ns, every->end_to_end_ns);
+    expect_same_run(simulate_isolated(in, m, options(Mechanism::kHardware, true)),
+                    simulate_isolated(in, m, options(Mechanism::kHardware, false)));
   }
 }
 
@@ -469,31 +483,13 @@ TEST(ReplayEngine, FoldedReplicasMatchEveryGpuReplayed) {
 TEST(ReplayEngine, MeshFanOutMatchesPerDestinationComms) {
   ReplayInput in = replicate_gpus(contended_two_gpus(), 4);
   const Machine m = contended_switch(4, Topology::kDirect);
-  auto options = [](Mechanism mech, bool aggregate) {
-    ReplayOptions o{mech, false, aggregate};
-    o.fold_replicas = false;
-    return o;
-  };
-  for (Mechanism mech :
-       {Mechanism::kInline, Mechanism::kPolling, Mechanism::kCdp, Mechanism::kHardware}) {
-    Result<ReplayResult> agg = simulate_isolated(in, m, options(mech, true));
-    Result<ReplayResult> fine = simulate_isolated(in, m, options(mech, false));
-    ASSERT_TRUE(agg.ok() && fine.ok()) << mechanism_name(mech);
-    const double tol = 1e-9 * fine->end_to_end_ns;
-    EXPECT_NEAR(agg->end_to_end_ns, fine->end_to_end_ns, tol) << mechanism_name(mech);
-    EXPECT_NEAR(agg->exposed_ns, fine->exposed_ns, tol) << mechanism_name(mech);
-    EXPECT_NEAR(agg->transfer_busy_ns, fine->transfer_busy_ns, tol) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(agg->wire_bytes, fine->wire_bytes) << mechanism_name(mech);
-    EXPECT_DOUBLE_EQ(agg->payload_bytes, fine->payload_bytes) << mechanism_name(mech);
-    EXPECT_GT(agg->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
-    EXPECT_LT(agg->activities, fine->activities) << mechanism_name(mech);
-  }
+  expect_aggregation_exact(in, m, false, 1e-9);
   in.iterations[1].kernels[3].dest_mask = 0b0011;  // GPU 3 sends to GPUs 0 and 1 only
-  Result<ReplayResult> agg = simulate_isolated(in, m, options(Mechanism::kPolling, true));
-  Result<ReplayResult> fine = simulate_isolated(in, m, options(Mechanism::kPolling, false));
-  ASSERT_TRUE(agg.ok() && fine.ok());
-  EXPECT_EQ(agg->activities, fine->activities);
-  EXPECT_DOUBLE_EQ(agg->end_to_end_ns, fine->end_to_end_ns);
+  ReplayOptions o{Mechanism::kPolling, false, true};
+  o.fold_replicas = false;
+  Result<ReplayResult> agg = simulate_isolated(in, m, o);
+  o.aggregate_fan_out = false;
+  expect_same_run(agg, simulate_isolated(in, m, o));
 }
 
 // CDP children beyond the GPU's resident grids wait for a running one: three
