@@ -107,17 +107,20 @@ awk -F, -v ph="$phases" '
 echo "== phases, 2 ranks on 2 GPUs (avg over ranks, us)"
 column -t "$tmp/phases.dat"
 
-gnuplot <<GNUPLOT
-set terminal pngcairo size 1100,560 font "sans,11" noenhanced
-set output "$img/halo_phases.png"
-set title "Halo exchange phase breakdown (host clock, avg over 2 ranks), 2 ranks on 2x H200\nbaseline/host: pack includes the compute kernel; stream/stacked: wait_recv = CPU polling loop minus the\nIsend calls (post_send) and the unpack/check enqueue (unpack) done inside it; pack = enqueue of compute + pack"
-set style data histograms
+# The stacked-bar style of the phase and CPU-idle plots (gnuplot commands).
+stacked_bars='set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set grid ytics
 set ylabel "time per iteration (us)"
-set yrange [0:*]
+set yrange [0:*]'
+
+gnuplot <<GNUPLOT
+set terminal pngcairo size 1100,560 font "sans,11" noenhanced
+set output "$img/halo_phases.png"
+set title "Halo exchange phase breakdown (host clock, avg over 2 ranks), 2 ranks on 2x H200\nbaseline/host: pack includes the compute kernel; stream/stacked: wait_recv = CPU polling loop minus the\nIsend calls (post_send) and the unpack/check enqueue (unpack) done inside it; pack = enqueue of compute + pack"
+$stacked_bars
 set xtics rotate by -35
 set key outside right top
 plot for [c=2:7] "$tmp/phases.dat" using c:xtic(1) title columnheader(c)
@@ -148,13 +151,7 @@ gnuplot <<GNUPLOT
 set terminal pngcairo size 1200,560 font "sans,11" noenhanced
 set output "$img/halo_cpu_idle.png"
 set multiplot layout 1,2 title "Main-thread CPU time per iteration, 2 ranks on 2x H200 (avg over ranks): idle (cpu_idle) vs busy (total - cpu_idle)\nsa/ki: cpu_idle is only the final drain; their busy time is mostly enqueue calls held back by the driver queue"
-set style data histograms
-set style histogram rowstacked
-set style fill solid 0.8 border -1
-set boxwidth 0.7
-set grid ytics
-set ylabel "time per iteration (us)"
-set yrange [0:*]
+$stacked_bars
 set xtics rotate by -45
 set key top left
 set title "paper sizes (27-point)"
