@@ -127,6 +127,48 @@ double ready_ns(const HaloWorkload& w, const GeoMessage& m) {
   return w.ready_base_ns + (joint ? w.ready_long_ns : w.pack_ready.at(m.bytes));
 }
 
+namespace {
+// The post_send phase is the sum of the Isend calls plus the loop around
+// them: scale w's call tables so their sum over the run's messages is the
+// phase.
+void scale_isend_to_post_send(HaloWorkload& w, const HaloRun& run) {
+  const HaloRankTrace& r0 = run.r0();
+  double fit_sum = 0;
+  for (const HaloMessage& m : r0.messages) {
+    fit_sum += isend_ns(w, GeoMessage{0, m.peer == r0.rank ? 0 : 1, m.direction, 0, m.bytes});
+  }
+  const double post_send = run.phase_ns("post_send");
+  if (!std::isnan(post_send) && fit_sum > 0) {
+    w.isend_self.scale(post_send / fit_sum);
+    w.isend_peer.scale(post_send / fit_sum);
+  }
+}
+
+std::vector<double> ns_of(const std::vector<Sample>& samples) {
+  std::vector<double> v;
+  for (const Sample& s : samples) v.push_back(s.ns);
+  return v;
+}
+
+// fit_ready: the notification loop's send_ready flag stores (`ready`, not
+// empty): a base (the smallest size's), each size's pack after it, the
+// stacked variant's long messages one joint time; and the GPU-to-CPU
+// notification from `g2c`.
+void fit_ready(HaloWorkload& w, const std::vector<Sample>& ready, const std::vector<Sample>& g2c) {
+  const SizeTable by_size = table_by_size(ready);
+  w.ready_base_ns = by_size.points.front().second;
+  std::vector<Sample> own, joint;
+  for (const Sample& s : ready) {
+    const bool long_msg = w.variant == "stacked" && s.bytes >= w.stacked_long_bytes;
+    (long_msg ? joint : own).push_back({s.bytes, s.ns - w.ready_base_ns});
+  }
+  w.pack_ready = table_by_size(own);
+  w.ready_long_ns = joint.empty() ? 0 : std::max(0.0, median(ns_of(joint)));
+  w.notify_gpu_to_cpu_ns = median(ns_of(g2c));
+  if (std::isnan(w.notify_gpu_to_cpu_ns)) w.notify_gpu_to_cpu_ns = 0;
+}
+}  // namespace
+
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   const HaloRankTrace& r0 = run.r0();
   HaloWorkload w;
@@ -177,40 +219,10 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   w.irecv_ns = phase("post_recv") / static_cast<double>(r0.messages.size());
   w.pack_phase_ns = phase("pack");
   w.unpack_phase_ns = phase("unpack");
-  // The post_send phase is the sum of the Isend calls plus the loop around
-  // them: scale the call tables so their sum over this run's messages is the
-  // phase.
-  double fit_sum = 0;
-  for (const HaloMessage& m : r0.messages) {
-    fit_sum += isend_ns(w, GeoMessage{0, m.peer == r0.rank ? 0 : 1, m.direction, 0, m.bytes});
-  }
-  const double post_send = run.phase_ns("post_send");
-  if (!std::isnan(post_send) && fit_sum > 0) {
-    w.isend_self.scale(post_send / fit_sum);
-    w.isend_peer.scale(post_send / fit_sum);
-  }
+  scale_isend_to_post_send(w, run);
   if (notify_loop(w.variant)) {
     if (ready.empty()) return make_error(r0.path + ": no send_ready flag stores");
-    const SizeTable by_size = table_by_size(ready);
-    w.ready_base_ns = by_size.points.front().second;
-    std::vector<Sample> own, joint;
-    for (const Sample& s : ready) {
-      const bool long_msg = w.variant == "stacked" && s.bytes >= w.stacked_long_bytes;
-      (long_msg ? joint : own).push_back({s.bytes, s.ns - w.ready_base_ns});
-    }
-    w.pack_ready = table_by_size(own);
-    w.ready_long_ns = joint.empty() ? 0 : std::max(0.0, median([&] {
-                                                     std::vector<double> v;
-                                                     for (const Sample& s : joint)
-                                                       v.push_back(s.ns);
-                                                     return v;
-                                                   }()));
-    w.notify_gpu_to_cpu_ns = median([&] {
-      std::vector<double> v;
-      for (const Sample& s : g2c) v.push_back(s.ns);
-      return v;
-    }());
-    if (std::isnan(w.notify_gpu_to_cpu_ns)) w.notify_gpu_to_cpu_ns = 0;
+    fit_ready(w, ready, g2c);
   }
   return w;
 }

@@ -441,6 +441,48 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
 using proact::counter_triggers;
 using proact::Trigger;
 
+// A DMA channel of the hardware mechanism: its index (timeline "agent N"),
+// packet payload, and the rates it emits at (link; link or lane cap).
+struct HwChannel {
+  uint32_t index = 0;
+  double packet_payload_bytes = 0;
+  double link_bw_bytes_per_s = 0;
+  double emit_bw_bytes_per_s = 0;
+};
+
+// send_descriptors: `channel` sends chunk `chunk` of `k`: one descriptor
+// writing every destination (fan-out), else one descriptor per destination,
+// one after another. Its copies join `flights`.
+void send_descriptors(Run& run, const KernelInput& k, const hw_model::DmaAgent& agent,
+                      const HwChannel& channel, bool fan_out, const std::vector<Target>& ds,
+                      uint32_t chunk, std::deque<Flight>& flights) {
+  const double payload = static_cast<double>(k.chunks[chunk].size_bytes);
+  const WireCost cost = run.machine->gpu_link.packets(payload, channel.packet_payload_bytes);
+  const double link_bw = channel.link_bw_bytes_per_s;
+  const size_t descriptors = fan_out ? 1 : ds.size();
+  for (size_t di = 0; di < descriptors; ++di) {
+    const double issue = now_ns();
+    run.wait(issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
+    run.span("descriptor " + std::to_string(chunk), "agent", k.gpu, TimelineTrack::kAgent,
+             channel.index, issue, now_ns());
+    const size_t d_end = fan_out ? ds.size() : di + 1;
+    const double emit = now_ns();
+    double copies = 0;
+    for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
+      flights.push_back(start_flight(run, k.gpu, channel.index, ds[d], chunk, payload, cost));
+      copies += ds[d].copies;
+    }
+    // The channel moves on once it has emitted this descriptor's packets
+    // (posted writes; the window is the lane cap), not when they are
+    // acknowledged: descriptors pipeline.
+    // At link rate: payload then headers; the rest is the window cap.
+    run.step(emit + payload * copies / link_bw * kNsPerS, Cause::kLinkSerialization, k.gpu);
+    run.step(emit + cost.wire_bytes * copies / link_bw * kNsPerS, Cause::kPacketOverhead, k.gpu);
+    run.wait(emit + cost.wire_bytes * copies / channel.emit_bw_bytes_per_s * kNsPerS,
+             Cause::kWindowStall, k.gpu);
+  }
+}
+
 // hardware: counter unit + descriptor DMA agent (hw_model::DmaAgent) with
 // one actor per channel; packets of DmaAgent::packet_payload_bytes.
 void run_hardware(Run& run, const KernelInput& k, double kb) {
@@ -487,34 +529,8 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             const Trigger t = (*triggers)[ti];
             if (run.cp) run.join((*trigger_nodes)[ti]);
             run.sleep_until(t.time_ns);
-            const ChunkInput& chunk = k.chunks[t.chunk];
-            const double payload = static_cast<double>(chunk.size_bytes);
-            const WireCost cost = run.machine->gpu_link.packets(payload, packet);
-            const size_t descriptors = fan_out ? 1 : ds.size();
-            for (size_t di = 0; di < descriptors; ++di) {
-              const double issue = now_ns();
-              run.wait(issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
-              run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu,
-                       TimelineTrack::kAgent, agent_index, issue, now_ns());
-              const size_t d_end = fan_out ? ds.size() : di + 1;
-              const double emit = now_ns();
-              double copies = 0;
-              for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
-                flights.push_back(start_flight(run, k.gpu, static_cast<uint32_t>(ch), ds[d],
-                                               t.chunk, payload, cost));
-                copies += ds[d].copies;
-              }
-              // The channel moves on once it has emitted this descriptor's
-              // packets (posted writes; the window is the lane cap), not when
-              // they are acknowledged: descriptors pipeline.
-              // At link rate: payload then headers; the rest is the window cap.
-              run.step(emit + payload * copies / link_bw * kNsPerS, Cause::kLinkSerialization,
-                       k.gpu);
-              run.step(emit + cost.wire_bytes * copies / link_bw * kNsPerS, Cause::kPacketOverhead,
-                       k.gpu);
-              run.wait(emit + cost.wire_bytes * copies / emit_bw * kNsPerS, Cause::kWindowStall,
-                       k.gpu);
-            }
+            send_descriptors(run, k, agent, HwChannel{agent_index, packet, link_bw, emit_bw},
+                             fan_out, ds, t.chunk, flights);
             while (!flights.empty() && flights.size() > window) {
               finish_flight(run, flights.front());
               flights.pop_front();

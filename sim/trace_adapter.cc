@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/csv.h"
@@ -248,6 +249,20 @@ struct DecodedTrace {
   std::vector<ChunkRecord> records;
 };
 
+// replayed_as: the mechanism that replays a transfer record's mechanism
+// (flags), if any (polling with TMA copies is polling).
+std::optional<Mechanism> replayed_as(uint32_t flags) {
+  switch (static_cast<traces::TransferMechanism>(flags)) {
+    case traces::TransferMechanism::kMemcpy: return Mechanism::kMemcpy;
+    case traces::TransferMechanism::kInline: return Mechanism::kInline;
+    case traces::TransferMechanism::kPolling:
+    case traces::TransferMechanism::kPollingTma: return Mechanism::kPolling;
+    case traces::TransferMechanism::kCdp: return Mechanism::kCdp;
+    case traces::TransferMechanism::kHardwareDma: return Mechanism::kHardware;
+    default: return std::nullopt;
+  }
+}
+
 // decode_events: one decoding pass over `r`; producer kernels without an end
 // are dropped, the others sorted by begin.
 Result<DecodedTrace> decode_events(traces::TraceReader& r) {
@@ -297,19 +312,7 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
       case EventKind::kTransferBegin:
         open_transfers[{e.gpu, e.id}] = t;
         dest_masks[e.gpu] |= e.aux;
-        switch (static_cast<traces::TransferMechanism>(e.flags)) {
-          case traces::TransferMechanism::kMemcpy: ++mechanism_votes[Mechanism::kMemcpy]; break;
-          case traces::TransferMechanism::kInline: ++mechanism_votes[Mechanism::kInline]; break;
-          case traces::TransferMechanism::kPolling:
-          case traces::TransferMechanism::kPollingTma:
-            ++mechanism_votes[Mechanism::kPolling];
-            break;
-          case traces::TransferMechanism::kCdp: ++mechanism_votes[Mechanism::kCdp]; break;
-          case traces::TransferMechanism::kHardwareDma:
-            ++mechanism_votes[Mechanism::kHardware];
-            break;
-          default: break;
-        }
+        if (std::optional<Mechanism> m = replayed_as(e.flags)) ++mechanism_votes[*m];
         measured_payload += e.value * static_cast<uint64_t>(std::popcount(e.aux));
         break;
       case EventKind::kTransferEnd: {
@@ -380,6 +383,33 @@ struct KernelSources {
   uint64_t cta_bytes = 0;
 };
 
+// chunk_anchors: the recorded times a kernel's chunks [lo, hi) interpolate
+// between. Ready: counter zeros (recorded for every chunk), or chunks whose
+// every writer (writers_of(id, acc)) was recorded; with sampling and no
+// counters, the last recorded writer; none: the kernel's end. First write:
+// any recorded CTA begin.
+void chunk_anchors(ChunkMap::const_iterator lo, ChunkMap::const_iterator hi, const auto& writers_of,
+                   double kernel_end_ns, Anchors& ready, Anchors& first) {
+  for (int pass = 0; pass < 2 && ready.points.empty(); ++pass) {
+    for (auto ci = lo; ci != hi; ++ci) {
+      const ChunkAcc& c = ci->second;
+      const double id = std::get<2>(ci->first);
+      if (c.zero_ns >= 0) {
+        ready.points.emplace_back(id, c.zero_ns);
+      } else if (c.last_end_ns >= 0 &&
+                 (pass == 1 || c.writers >= writers_of(std::get<2>(ci->first), &c))) {
+        ready.points.emplace_back(id, c.last_end_ns);
+      }
+    }
+  }
+  for (auto ci = lo; ci != hi; ++ci) {
+    if (std::isfinite(ci->second.first_write_ns)) {
+      first.points.emplace_back(std::get<2>(ci->first), ci->second.first_write_ns);
+    }
+  }
+  if (ready.points.empty()) ready.points.emplace_back(0, kernel_end_ns);
+}
+
 // kernel_chunks: the chunks of GPU `gpu`'s kernel `i` (span `ks`, of region
 // `region`) into `k`: ready and first-write times from the records,
 // interpolated for chunks without them, sorted by ready time.
@@ -416,28 +446,8 @@ Result<KernelInput> kernel_chunks(const KernelSources& src, KernelInput k, uint3
     }
     return c ? std::max<uint32_t>(1, c->writers * geo.cta_sample) : 1;
   };
-  // Ready anchors: counter zeros (recorded for every chunk), or chunks
-  // whose every writer was recorded; with sampling and no counters, the
-  // last recorded writer. First-write anchors: any recorded CTA begin.
   Anchors ready, first;
-  for (int pass = 0; pass < 2 && ready.points.empty(); ++pass) {
-    for (auto ci = lo; ci != hi; ++ci) {
-      const ChunkAcc& c = ci->second;
-      const double id = std::get<2>(ci->first);
-      if (c.zero_ns >= 0) {
-        ready.points.emplace_back(id, c.zero_ns);
-      } else if (c.last_end_ns >= 0 &&
-                 (pass == 1 || c.writers >= writers_of(std::get<2>(ci->first), &c))) {
-        ready.points.emplace_back(id, c.last_end_ns);
-      }
-    }
-  }
-  for (auto ci = lo; ci != hi; ++ci) {
-    if (std::isfinite(ci->second.first_write_ns)) {
-      first.points.emplace_back(std::get<2>(ci->first), ci->second.first_write_ns);
-    }
-  }
-  if (ready.points.empty()) ready.points.emplace_back(0, ks.end_ns);
+  chunk_anchors(lo, hi, writers_of, ks.end_ns, ready, first);
   uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
   for (auto ci = lo; ci != hi; ++ci) store_bytes = std::max(store_bytes, ci->second.store_bytes);
   uint32_t position = 0;  // program order within the GPU's region
