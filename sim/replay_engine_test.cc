@@ -207,6 +207,14 @@ TEST(ReplayEngine, AgentReadsShareTheProducersHbm) {
   EXPECT_NEAR(
       unshare_hbm(shared, Mechanism::kPolling, 2, 500e9).iterations[0].kernels[0].duration_ns,
       10000, kTol);
+  // On one GPU the agent has no peer and reads nothing (native proact's agents
+  // wait and copy to no peer): the producer is not slowed.
+  EXPECT_DOUBLE_EQ(
+      share_hbm(in, Mechanism::kPolling, 1, 500e9).iterations[0].kernels[0].duration_ns,
+      in.iterations[0].kernels[0].duration_ns);
+  EXPECT_DOUBLE_EQ(
+      share_hbm(in, Mechanism::kHardware, 1, 500e9).iterations[0].kernels[0].duration_ns,
+      in.iterations[0].kernels[0].duration_ns);
 }
 
 TEST(ReplayEngine, PollingWaitsForNextPollTick) {

@@ -187,13 +187,15 @@ ReplayInput hbm_shared(const ReplayInput& input, Mechanism mechanism, uint32_t g
   ReplayInput out = input;
   for (IterationInput& it : out.iterations) {
     std::vector<double> produced(it.kernels.size(), 0);
-    std::vector<double> incoming(gpus, 0);  // peers' writes into each GPU
+    std::vector<bool> sends(it.kernels.size(), false);  // has at least one peer to send to
+    std::vector<double> incoming(gpus, 0);              // peers' writes into each GPU
     for (size_t i = 0; i < it.kernels.size(); ++i) {
       const KernelInput& k = it.kernels[i];
       for (const ChunkInput& c : k.chunks) produced[i] += static_cast<double>(c.size_bytes);
       for (uint32_t d = 0; d < gpus; ++d) {
         if (d != k.gpu && (k.dest_mask == 0 || (d < 64 && ((k.dest_mask >> d) & 1)))) {
           incoming[d] += produced[i];
+          sends[i] = true;
         }
       }
     }
@@ -201,7 +203,8 @@ ReplayInput hbm_shared(const ReplayInput& input, Mechanism mechanism, uint32_t g
       KernelInput& k = it.kernels[i];
       const hw_model::HbmShare share{
           produced[i] * input.hbm_bytes_per_output_byte,
-          (reads ? produced[i] : 0) + (k.gpu < gpus ? incoming[k.gpu] : 0), hbm_bw_bytes_per_s};
+          (reads && sends[i] ? produced[i] : 0) + (k.gpu < gpus ? incoming[k.gpu] : 0),
+          hbm_bw_bytes_per_s};
       const double t = inverse ? hw_model::unshared_kernel_ns(k.duration_ns, share)
                                : hw_model::shared_kernel_ns(k.duration_ns, share);
       if (!(k.duration_ns > 0) || t == k.duration_ns) continue;
