@@ -150,6 +150,148 @@ size_t nesting_depth(std::string_view text) {
 
 constexpr size_t kMaxNestingDepth = 64;
 
+// chunk_runs_json (format 2.0): consecutive chunks with consecutive ids,
+// equal size, writers and destinations, back to back in one GPU's buffer, are
+// one entry; a regular layout of any length costs ~120 bytes, not 100 per chunk.
+Json chunk_runs_json(const std::vector<ChunkInfo>& chunks) {
+  Json run_array = Json::array();
+  for (size_t i = 0; i < chunks.size();) {
+    const ChunkInfo& c = chunks[i];
+    size_t n = 1;
+    while (i + n < chunks.size()) {
+      const ChunkInfo& d = chunks[i + n];
+      if (d.id != c.id + n || d.gpu != c.gpu || d.size_bytes != c.size_bytes ||
+          d.writers != c.writers || d.destinations != c.destinations ||
+          d.offset_bytes != c.offset_bytes + n * c.size_bytes)
+        break;
+      ++n;
+    }
+    run_array.push_back({{"first_id", c.id},
+                         {"count", n},
+                         {"gpu", c.gpu},
+                         {"offset_bytes", c.offset_bytes},
+                         {"size_bytes", c.size_bytes},
+                         {"writers", c.writers},
+                         {"destinations", c.destinations}});
+    i += n;
+  }
+  return run_array;
+}
+
+// object_at: j[key] when an object (nullptr when absent or null).
+Status object_at(const Reader& r, const Json& j, const char* key, const Json*& out) {
+  out = nullptr;
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return Status::Ok();
+  if (!it->is_object()) return r.fail(key, "expected an object");
+  out = &*it;
+  return Status::Ok();
+}
+
+Status read_producer_and_machine(const Reader& r, const Json& j, Metadata& m) {
+  const Json* p = nullptr;
+  XF_RETURN_IF_ERROR(object_at(r, j, "producer", p));
+  if (p) {
+    XF_RETURN_IF_ERROR(r.get(*p, "producer", "program", m.producer.program));
+    XF_RETURN_IF_ERROR(r.get(*p, "producer", "version", m.producer.version));
+    XF_RETURN_IF_ERROR(r.get(*p, "producer", "revision", m.producer.revision));
+    XF_RETURN_IF_ERROR(r.get(*p, "producer", "command_line", m.producer.command_line));
+    XF_RETURN_IF_ERROR(r.get(*p, "producer", "start_time", m.producer.start_time));
+  }
+  XF_RETURN_IF_ERROR(object_at(r, j, "machine", p));
+  if (p) {
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "hostname", m.machine.hostname));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cpu_model", m.machine.cpu_model));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cpu_cores", m.machine.cpu_cores));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "driver_version", m.machine.driver_version));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cuda_version", m.machine.cuda_version));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "topology", m.machine.topology));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "mpi", m.machine.mpi));
+    XF_RETURN_IF_ERROR(r.get(*p, "machine", "os", m.machine.os));
+  }
+  return Status::Ok();
+}
+
+Status read_clocks(const Reader& r, const Json& j, std::vector<ClockDomain>& out) {
+  auto clocks = j.find("clocks");
+  if (clocks != j.end() && !clocks->is_null()) {
+    if (!clocks->is_array()) return r.fail("clocks", "expected an array");
+    for (size_t i = 0; i < clocks->size(); ++i) {
+      const Json& e = (*clocks)[i];
+      const std::string at = "clocks[" + std::to_string(i) + "]";
+      if (!e.is_object()) return r.fail(at, "expected an object");
+      ClockDomain c;
+      XF_RETURN_IF_ERROR(r.get(e, at, "name", c.name));
+      XF_RETURN_IF_ERROR(r.get(e, at, "source", c.source));
+      XF_RETURN_IF_ERROR(r.get(e, at, "offset_ns", c.offset_ns));
+      XF_RETURN_IF_ERROR(r.get(e, at, "drift_ppb", c.drift_ppb));
+      XF_RETURN_IF_ERROR(r.get(e, at, "reference_ns", c.reference_ns));
+      XF_RETURN_IF_ERROR(r.get(e, at, "uncertainty_ns", c.uncertainty_ns));
+      XF_RETURN_IF_ERROR(r.get(e, at, "samples", c.samples));
+      XF_RETURN_IF_ERROR(r.get(e, at, "method", c.method));
+      out.push_back(std::move(c));
+    }
+  }
+  return Status::Ok();
+}
+
+// read_chunk_runs: chunk_runs (format 2.0), expanded in order after any
+// "chunks" entries already in `chunks`; no id twice.
+Status read_chunk_runs(const Reader& r, const Json& j, std::vector<ChunkInfo>& chunks) {
+  if (auto runs = j.find("chunk_runs"); runs != j.end() && !runs->is_null()) {
+    if (!runs->is_array()) return r.fail("chunk_runs", "expected an array");
+    for (size_t i = 0; i < runs->size(); ++i) {
+      const Json& e = (*runs)[i];
+      const std::string at = "chunk_runs[" + std::to_string(i) + "]";
+      if (!e.is_object()) return r.fail(at, "expected an object");
+      ChunkInfo c;
+      uint64_t count = 0;
+      XF_RETURN_IF_ERROR(r.get(e, at, "first_id", c.id));
+      XF_RETURN_IF_ERROR(r.get(e, at, "count", count));
+      XF_RETURN_IF_ERROR(r.get(e, at, "gpu", c.gpu));
+      XF_RETURN_IF_ERROR(r.get(e, at, "offset_bytes", c.offset_bytes));
+      XF_RETURN_IF_ERROR(r.get(e, at, "size_bytes", c.size_bytes));
+      XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
+      XF_RETURN_IF_ERROR(r.get(e, at, "destinations", c.destinations));
+      if (count == 0 || count > kMaxChunks - chunks.size())
+        return r.fail(at + ".count", "must be 1.." + std::to_string(kMaxChunks) + " chunks in all");
+      if (c.id + (count - 1) > UINT32_MAX - 1)
+        return r.fail(at + ".count", "ids run past 4294967294");
+      if (c.size_bytes > 0 && count - 1 > (UINT64_MAX - c.offset_bytes) / c.size_bytes)
+        return r.fail(at + ".count", "offsets overflow 64 bits");
+      const uint32_t first = c.id;
+      for (uint64_t k = 0; k < count; ++k) {
+        ChunkInfo d = c;
+        d.id = first + static_cast<uint32_t>(k);
+        d.offset_bytes = c.offset_bytes + k * c.size_bytes;
+        chunks.push_back(d);
+      }
+    }
+    std::vector<uint32_t> ids;
+    ids.reserve(chunks.size());
+    for (const ChunkInfo& c : chunks) ids.push_back(c.id);
+    std::sort(ids.begin(), ids.end());
+    auto dup = std::adjacent_find(ids.begin(), ids.end());
+    if (dup != ids.end())
+      return r.fail("chunk_runs", "chunk id " + std::to_string(*dup) + " appears twice");
+  }
+  return Status::Ok();
+}
+
+// unknown_keys_json: the top-level keys this version does not read, kept
+// as they are.
+std::string unknown_keys_json(const Json& j) {
+  Json extra = Json::object();
+  for (auto& item : j.items()) {
+    const std::string& key = item.key();
+    if (std::find_if(std::begin(kKnownKeys), std::end(kKnownKeys),
+                     [&](const char* k) { return key == k; }) == std::end(kKnownKeys)) {
+      extra[key] = item.value();
+    }
+  }
+  return extra.dump();
+}
+
 }  // namespace
 
 int64_t ClockDomain::to_base_ns(uint64_t t) const {
@@ -288,31 +430,7 @@ std::string Metadata::to_json() const {
     flag_array.push_back({{"id", f.id}, {"name", f.name}, {"location", f.location}});
   }
   j["flags"] = flag_array;
-  // Chunk runs (format 2.0): consecutive chunks with consecutive ids, equal
-  // size, writers and destinations, back to back in one GPU's buffer, are one
-  // entry; a regular layout of any length costs ~120 bytes, not 100 per chunk.
-  Json run_array = Json::array();
-  for (size_t i = 0; i < chunks.size();) {
-    const ChunkInfo& c = chunks[i];
-    size_t n = 1;
-    while (i + n < chunks.size()) {
-      const ChunkInfo& d = chunks[i + n];
-      if (d.id != c.id + n || d.gpu != c.gpu || d.size_bytes != c.size_bytes ||
-          d.writers != c.writers || d.destinations != c.destinations ||
-          d.offset_bytes != c.offset_bytes + n * c.size_bytes)
-        break;
-      ++n;
-    }
-    run_array.push_back({{"first_id", c.id},
-                         {"count", n},
-                         {"gpu", c.gpu},
-                         {"offset_bytes", c.offset_bytes},
-                         {"size_bytes", c.size_bytes},
-                         {"writers", c.writers},
-                         {"destinations", c.destinations}});
-    i += n;
-  }
-  j["chunk_runs"] = run_array;
+  j["chunk_runs"] = chunk_runs_json(chunks);
   Json extra = Json::parse(extra_json, nullptr, false);
   if (extra.is_object()) {
     for (auto& [key, value] : extra.items()) j[key] = value;
@@ -334,34 +452,8 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
   XF_RETURN_IF_ERROR(r.get(*format, "format", "major", m.format_major));
   XF_RETURN_IF_ERROR(r.get(*format, "format", "minor", m.format_minor));
 
-  auto object = [&](const char* key, const Json*& out) -> Status {
-    out = nullptr;
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return Status::Ok();
-    if (!it->is_object()) return r.fail(key, "expected an object");
-    out = &*it;
-    return Status::Ok();
-  };
+  XF_RETURN_IF_ERROR(read_producer_and_machine(r, j, m));
   const Json* p = nullptr;
-  XF_RETURN_IF_ERROR(object("producer", p));
-  if (p) {
-    XF_RETURN_IF_ERROR(r.get(*p, "producer", "program", m.producer.program));
-    XF_RETURN_IF_ERROR(r.get(*p, "producer", "version", m.producer.version));
-    XF_RETURN_IF_ERROR(r.get(*p, "producer", "revision", m.producer.revision));
-    XF_RETURN_IF_ERROR(r.get(*p, "producer", "command_line", m.producer.command_line));
-    XF_RETURN_IF_ERROR(r.get(*p, "producer", "start_time", m.producer.start_time));
-  }
-  XF_RETURN_IF_ERROR(object("machine", p));
-  if (p) {
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "hostname", m.machine.hostname));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cpu_model", m.machine.cpu_model));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cpu_cores", m.machine.cpu_cores));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "driver_version", m.machine.driver_version));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "cuda_version", m.machine.cuda_version));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "topology", m.machine.topology));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "mpi", m.machine.mpi));
-    XF_RETURN_IF_ERROR(r.get(*p, "machine", "os", m.machine.os));
-  }
   XF_RETURN_IF_ERROR(
       r.table(j, "gpus", m.gpus, [&](const Json& e, const std::string& at, GpuInfo& g) -> Status {
         XF_RETURN_IF_ERROR(r.get(e, at, "model", g.model));
@@ -372,7 +464,7 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
         XF_RETURN_IF_ERROR(r.get(e, at, "compute_capability", g.compute_capability));
         return r.get(e, at, "host", g.host);
       }));
-  XF_RETURN_IF_ERROR(object("parameters", p));
+  XF_RETURN_IF_ERROR(object_at(r, j, "parameters", p));
   if (p) {
     for (auto& [key, value] : p->items()) {
       if (!value.is_string()) return r.fail("parameters." + key, "expected a string");
@@ -380,25 +472,7 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
     }
   }
   XF_RETURN_IF_ERROR(r.get(j, "", "time_base", m.time_base));
-  auto clocks = j.find("clocks");
-  if (clocks != j.end() && !clocks->is_null()) {
-    if (!clocks->is_array()) return r.fail("clocks", "expected an array");
-    for (size_t i = 0; i < clocks->size(); ++i) {
-      const Json& e = (*clocks)[i];
-      const std::string at = "clocks[" + std::to_string(i) + "]";
-      if (!e.is_object()) return r.fail(at, "expected an object");
-      ClockDomain c;
-      XF_RETURN_IF_ERROR(r.get(e, at, "name", c.name));
-      XF_RETURN_IF_ERROR(r.get(e, at, "source", c.source));
-      XF_RETURN_IF_ERROR(r.get(e, at, "offset_ns", c.offset_ns));
-      XF_RETURN_IF_ERROR(r.get(e, at, "drift_ppb", c.drift_ppb));
-      XF_RETURN_IF_ERROR(r.get(e, at, "reference_ns", c.reference_ns));
-      XF_RETURN_IF_ERROR(r.get(e, at, "uncertainty_ns", c.uncertainty_ns));
-      XF_RETURN_IF_ERROR(r.get(e, at, "samples", c.samples));
-      XF_RETURN_IF_ERROR(r.get(e, at, "method", c.method));
-      m.clocks.push_back(std::move(c));
-    }
-  }
+  XF_RETURN_IF_ERROR(read_clocks(r, j, m.clocks));
   XF_RETURN_IF_ERROR(r.table(j, "kernels", m.kernels,
                              [&](const Json& e, const std::string& at, KernelInfo& k) -> Status {
                                XF_RETURN_IF_ERROR(r.get(e, at, "name", k.name));
@@ -423,53 +497,8 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
                                XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
                                return r.get(e, at, "destinations", c.destinations);
                              }));
-  // chunk_runs (format 2.0), expanded in order after any "chunks" entries.
-  if (auto runs = j.find("chunk_runs"); runs != j.end() && !runs->is_null()) {
-    if (!runs->is_array()) return r.fail("chunk_runs", "expected an array");
-    for (size_t i = 0; i < runs->size(); ++i) {
-      const Json& e = (*runs)[i];
-      const std::string at = "chunk_runs[" + std::to_string(i) + "]";
-      if (!e.is_object()) return r.fail(at, "expected an object");
-      ChunkInfo c;
-      uint64_t count = 0;
-      XF_RETURN_IF_ERROR(r.get(e, at, "first_id", c.id));
-      XF_RETURN_IF_ERROR(r.get(e, at, "count", count));
-      XF_RETURN_IF_ERROR(r.get(e, at, "gpu", c.gpu));
-      XF_RETURN_IF_ERROR(r.get(e, at, "offset_bytes", c.offset_bytes));
-      XF_RETURN_IF_ERROR(r.get(e, at, "size_bytes", c.size_bytes));
-      XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
-      XF_RETURN_IF_ERROR(r.get(e, at, "destinations", c.destinations));
-      if (count == 0 || count > kMaxChunks - m.chunks.size())
-        return r.fail(at + ".count", "must be 1.." + std::to_string(kMaxChunks) + " chunks in all");
-      if (c.id + (count - 1) > UINT32_MAX - 1)
-        return r.fail(at + ".count", "ids run past 4294967294");
-      if (c.size_bytes > 0 && count - 1 > (UINT64_MAX - c.offset_bytes) / c.size_bytes)
-        return r.fail(at + ".count", "offsets overflow 64 bits");
-      const uint32_t first = c.id;
-      for (uint64_t k = 0; k < count; ++k) {
-        ChunkInfo d = c;
-        d.id = first + static_cast<uint32_t>(k);
-        d.offset_bytes = c.offset_bytes + k * c.size_bytes;
-        m.chunks.push_back(d);
-      }
-    }
-    std::vector<uint32_t> ids;
-    ids.reserve(m.chunks.size());
-    for (const ChunkInfo& c : m.chunks) ids.push_back(c.id);
-    std::sort(ids.begin(), ids.end());
-    auto dup = std::adjacent_find(ids.begin(), ids.end());
-    if (dup != ids.end())
-      return r.fail("chunk_runs", "chunk id " + std::to_string(*dup) + " appears twice");
-  }
-  Json extra = Json::object();
-  for (auto& item : j.items()) {
-    const std::string& key = item.key();
-    if (std::find_if(std::begin(kKnownKeys), std::end(kKnownKeys),
-                     [&](const char* k) { return key == k; }) == std::end(kKnownKeys)) {
-      extra[key] = item.value();
-    }
-  }
-  m.extra_json = extra.dump();
+  XF_RETURN_IF_ERROR(read_chunk_runs(r, j, m.chunks));
+  m.extra_json = unknown_keys_json(j);
   return m;
 }
 
