@@ -356,9 +356,15 @@ Status TraceReader::read_footer_and_index() {
                                             " kinds and " + str(ih.num_blocks) + " blocks");
   }
   uint64_t at = f.index_offset + ih.section.header_bytes;
-  kind_counts_.assign(ih.num_kinds, 0);
+  XF_RETURN_IF_ERROR(read_kind_counts(f, ih.num_kinds, at));
+  return read_block_index(f, ih.num_blocks, at + uint64_t(ih.num_kinds) * 8);
+}
+
+// read_kind_counts: the index's event count per kind, at `at`; they sum to
+// the footer's events and none is of kind 0.
+Status TraceReader::read_kind_counts(const format::Footer& f, uint64_t num_kinds, uint64_t at) {
+  kind_counts_.assign(num_kinds, 0);
   XF_RETURN_IF_ERROR(read_exact(at, kind_counts_.data(), kind_counts_.size() * 8, "kind counts"));
-  at += kind_counts_.size() * 8;
   uint64_t counted = 0;
   for (uint64_t c : kind_counts_) {
     if (c > f.num_events - counted) {
@@ -375,12 +381,18 @@ Status TraceReader::read_footer_and_index() {
   if (kind_counts_[0] != 0) {
     return error_at(f.index_offset, str(kind_counts_[0]) + " events of invalid kind 0");
   }
+  return Status::Ok();
+}
 
+// read_block_index: the index's `num_blocks` entries, at `at`: in order,
+// inside the block area, and agreeing with the footer's events and time span.
+Status TraceReader::read_block_index(const format::Footer& f, uint64_t num_blocks, uint64_t at) {
+  const uint64_t footer_offset = file_bytes_ - sizeof(f);
   blocks_.clear();
-  blocks_.reserve(size_t(ih.num_blocks));
+  blocks_.reserve(size_t(num_blocks));
   uint64_t next_first = 0, prev_end = data_begin_;
   uint64_t min_t = UINT64_MAX, max_t = 0;
-  for (uint64_t b = 0; b < ih.num_blocks; ++b, at += sizeof(format::IndexEntry)) {
+  for (uint64_t b = 0; b < num_blocks; ++b, at += sizeof(format::IndexEntry)) {
     format::IndexEntry e{};
     XF_RETURN_IF_ERROR(read_exact(at, &e, sizeof(e), "index entry"));
     const std::string which = "index entry " + str(b) + ": ";
@@ -501,6 +513,21 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
   }
 
   block_offset_ = UINT64_MAX;  // invalid until fully validated.
+  XF_RETURN_IF_ERROR(read_block_events(h, offset, checksum));
+  XF_RETURN_IF_ERROR(check_block_events(h, offset));
+  block_offset_ = offset;
+  block_first_event_ = first_event;
+  block_end_offset_ = format::align8(payload_offset + h.section.payload_bytes);
+  return Status::Ok();
+}
+
+// read_block_events: block_ = the events of block `h` at `offset`, read or
+// decompressed, their stored bytes checked against `checksum` when given.
+Status TraceReader::read_block_events(const format::BlockHeader& h, uint64_t offset,
+                                      std::optional<uint64_t> checksum) {
+  const uint64_t payload_offset = offset + h.section.header_bytes;
+  const uint64_t raw_bytes = uint64_t(h.events) * sizeof(Event);
+  const uint64_t first_event = h.first_event;
   block_.resize(h.events);
   auto verify = [&](const void* stored, uint64_t bytes) -> Status {
     if (!checksum) return Status::Ok();
@@ -529,8 +556,16 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
                       "compressed block holds " + str(got) + " bytes, expected " + str(raw_bytes));
     }
   }
+  return Status::Ok();
+}
 
-  // Per-record checks: one pass, a few compares per event.
+// check_block_events: every event of block_ (block `h` at `offset`) lies in
+// the block's time range, has a valid kind (unknown ones rejected when
+// strict) and a GPU of the metadata's table.
+Status TraceReader::check_block_events(const format::BlockHeader& h, uint64_t offset) {
+  const uint64_t payload_offset = offset + h.section.header_bytes;
+  const uint64_t first_event = h.first_event;
+  // One pass, a few compares per event.
   const bool raw = h.codec == uint16_t(Compression::kNone);
   const size_t num_gpus = known_gpus_.size();
   const bool check_gpus = options_.validate_gpus && num_gpus > 0;
@@ -562,9 +597,6 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
     }
   }
   block_has_unknown_ = has_unknown;
-  block_offset_ = offset;
-  block_first_event_ = first_event;
-  block_end_offset_ = format::align8(payload_offset + h.section.payload_bytes);
   return Status::Ok();
 }
 

@@ -27,6 +27,11 @@
 
 namespace xferlab::traces {
 
+namespace format {
+struct BlockHeader;
+struct Footer;
+}  // namespace format
+
 struct ZstdContext;  // reader.cc: a reusable zstd decompression context.
 
 // ReaderOptions: how forgiving to be.
@@ -129,6 +134,8 @@ class TraceReader {
   TraceReader() = default;
   Status read_header();
   Status read_footer_and_index();
+  Status read_kind_counts(const format::Footer& f, uint64_t num_kinds, uint64_t at);
+  Status read_block_index(const format::Footer& f, uint64_t num_blocks, uint64_t at);
   Result<Metadata> read_metadata_section(uint64_t offset);
   // load_block: read, decompress and validate the block at `offset`; `limit`
   // is where the block area ends; `expected` (from the index) must agree.
@@ -136,6 +143,9 @@ class TraceReader {
                     const BlockInfo* expected);
   Status decode_block(uint64_t offset, uint64_t first_event, uint64_t limit,
                       const BlockInfo* expected);
+  Status read_block_events(const format::BlockHeader& h, uint64_t offset,
+                           std::optional<uint64_t> checksum);
+  Status check_block_events(const format::BlockHeader& h, uint64_t offset);
   Result<std::span<const Event>> next_batch_truncated();
   Status read_exact(uint64_t offset, void* data, size_t size, const char* what);
   Error error_at(uint64_t offset, const std::string& problem) const;
