@@ -61,6 +61,60 @@ uint32_t producers(const GenerateOptions& o) {
   return o.producers == 0 ? o.gpus : o.producers;
 }
 
+// chunk_writers: CTAs [c*ctas/chunks, (c+1)*ctas/chunks) write chunk c.
+uint32_t chunk_writers(const GenerateOptions& o, uint32_t c) {
+  return uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
+}
+
+// TransferSource: a chunk ready to send: its GPU, the SM whose CTA zeroed
+// its counter, the chunk's id, its destination mask and the counter's zero time.
+struct TransferSource {
+  uint16_t gpu = 0;
+  uint16_t sm = 0;
+  uint32_t chunk = 0;
+  uint32_t dests = 0;
+  uint64_t ready_ns = 0;
+};
+
+// emit_transfer: the events of sending `s`'s chunk with o.mechanism (host
+// mechanisms: flag set and observed, then the copy; MPI: a send per peer);
+// returns the transfer's end. `message` numbers the flags.
+uint64_t emit_transfer(const GenerateOptions& o, Jitter& jitter, const TransferSource& s,
+                       uint32_t& message, std::vector<Event>& ev) {
+  const uint16_t mech = uint16_t(o.mechanism);
+  const uint64_t dec = s.ready_ns;
+  uint64_t start = dec + jitter.around(trigger_delay_ns(o.mechanism), 20);
+  uint16_t lane = uint16_t(s.chunk % kAgentLanes);
+  if (o.mechanism == TransferMechanism::kMemcpy || o.mechanism == TransferMechanism::kMpi ||
+      o.mechanism == TransferMechanism::kProxy) {
+    // GPU sets a flag; a host thread observes it and issues the transfer.
+    const uint64_t seen = dec + jitter.around(2000, 30);
+    ev.push_back(make(dec, EventKind::kFlagSet, s.gpu, s.sm, s.chunk, message, 1));
+    ev.push_back(make(seen, EventKind::kFlagObserved, kHostGpu, s.gpu, s.chunk, message, 1));
+    ++message;
+    start = std::max(start, seen + 500);
+    lane = 0;
+  }
+  const uint64_t wire_ns =
+      uint64_t(double(o.chunk_bytes) / kLinkBytesPerNs) + jitter.around(1500, 20);
+  const uint64_t end = start + wire_ns;
+  // Transfer id = chunk id: links a transfer to its chunk's counter.
+  ev.push_back(
+      make(start, EventKind::kTransferBegin, s.gpu, lane, s.chunk, s.dests, o.chunk_bytes, mech));
+  ev.push_back(
+      make(end, EventKind::kTransferEnd, s.gpu, lane, s.chunk, s.dests, o.chunk_bytes, mech));
+  if (o.mechanism == TransferMechanism::kMpi) {
+    for (uint32_t d = 0; d < o.gpus; ++d) {
+      if (d == s.gpu) continue;
+      ev.push_back(make(start, EventKind::kMpiPost, s.gpu, 0, d, s.chunk, o.chunk_bytes,
+                        uint16_t(MpiOp::kIsend)));
+      ev.push_back(make(end, EventKind::kMpiComplete, s.gpu, 0, d, s.chunk, o.chunk_bytes,
+                        uint16_t(MpiOp::kIsend)));
+    }
+  }
+  return end;
+}
+
 }  // namespace
 
 Status GenerateOptions::validate() const {
@@ -123,9 +177,7 @@ Metadata generated_metadata(const GenerateOptions& o) {
   for (uint32_t g = 0; g < producers(o); ++g) {
     for (uint32_t c = 0; c < o.chunks; ++c) {
       const uint32_t id = g * o.chunks + c;
-      // CTAs [c*ctas/chunks, (c+1)*ctas/chunks) write chunk c.
-      const uint32_t writers =
-          uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
+      const uint32_t writers = chunk_writers(o, c);
       m.chunks.push_back(ChunkInfo{id, g, c * o.chunk_bytes, o.chunk_bytes, writers,
                                    o.gpus > 64 ? 0 : all_gpus & ~(1ull << g)});
       m.flags.push_back(FlagInfo{id, "ready_g" + std::to_string(g) + "_c" + std::to_string(c),
@@ -142,7 +194,6 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
   Jitter jitter(o.seed);
   // Transfer records carry a 32-bit mask: 0 (= every other GPU) beyond 32 GPUs.
   const uint32_t dest_all = o.gpus >= 32 ? 0xffffffffu : uint32_t((1ull << o.gpus) - 1);
-  const uint16_t mech = uint16_t(o.mechanism);
   std::vector<Event> ev;
   std::vector<uint32_t> remaining(o.chunks);
   uint64_t t = kStartNs;
@@ -160,8 +211,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
       ev.push_back(make(launch, EventKind::kKernelLaunch, gpu, 0, kProducerKernel, o.ctas, 256));
       ev.push_back(make(begin, EventKind::kKernelBegin, gpu, 0, kProducerKernel, o.ctas, 256));
       for (uint32_t c = 0; c < o.chunks; ++c) {
-        remaining[c] =
-            uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
+        remaining[c] = chunk_writers(o, c);
       }
       // CTAs run in waves: CTA i takes SM i % sms after the previous CTA on it.
       std::vector<uint64_t> sm_free(o.sms, begin);
@@ -171,8 +221,7 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
         const uint16_t sm = uint16_t(i % o.sms);
         const uint32_t c = uint32_t((uint64_t(i) * o.chunks) / o.ctas);
         const uint32_t chunk = g * o.chunks + c;
-        const uint32_t writers =
-            uint32_t((uint64_t(c + 1) * o.ctas) / o.chunks - (uint64_t(c) * o.ctas) / o.chunks);
+        const uint32_t writers = chunk_writers(o, c);
         const uint64_t bytes = o.chunk_bytes / writers;
         const uint64_t cta_begin = sm_free[sm] + jitter.around(300, 50);
         const uint64_t cta_end = cta_begin + jitter.around(o.cta_ns, 15);
@@ -188,35 +237,8 @@ Status generate_events(const GenerateOptions& o, TraceWriter& writer) {
         if (remaining[c] != 0) continue;
         ev.push_back(make(dec, EventKind::kCounterZero, gpu, sm, chunk, i, 0));
         if (o.gpus == 1 || o.compute_only) continue;
-        uint64_t start = dec + jitter.around(trigger_delay_ns(o.mechanism), 20);
-        uint16_t lane = uint16_t(chunk % kAgentLanes);
-        if (o.mechanism == TransferMechanism::kMemcpy || o.mechanism == TransferMechanism::kMpi ||
-            o.mechanism == TransferMechanism::kProxy) {
-          // GPU sets a flag; a host thread observes it and issues the transfer.
-          const uint64_t seen = dec + jitter.around(2000, 30);
-          ev.push_back(make(dec, EventKind::kFlagSet, gpu, sm, chunk, message, 1));
-          ev.push_back(make(seen, EventKind::kFlagObserved, kHostGpu, gpu, chunk, message, 1));
-          ++message;
-          start = std::max(start, seen + 500);
-          lane = 0;
-        }
-        const uint64_t wire_ns =
-            uint64_t(double(o.chunk_bytes) / kLinkBytesPerNs) + jitter.around(1500, 20);
-        const uint64_t end = start + wire_ns;
-        // Transfer id = chunk id: links a transfer to its chunk's counter.
-        ev.push_back(
-            make(start, EventKind::kTransferBegin, gpu, lane, chunk, dests, o.chunk_bytes, mech));
-        ev.push_back(
-            make(end, EventKind::kTransferEnd, gpu, lane, chunk, dests, o.chunk_bytes, mech));
-        if (o.mechanism == TransferMechanism::kMpi) {
-          for (uint32_t d = 0; d < o.gpus; ++d) {
-            if (d == g) continue;
-            ev.push_back(make(start, EventKind::kMpiPost, gpu, 0, d, chunk, o.chunk_bytes,
-                              uint16_t(MpiOp::kIsend)));
-            ev.push_back(make(end, EventKind::kMpiComplete, gpu, 0, d, chunk, o.chunk_bytes,
-                              uint16_t(MpiOp::kIsend)));
-          }
-        }
+        const uint64_t end =
+            emit_transfer(o, jitter, TransferSource{gpu, sm, chunk, dests, dec}, message, ev);
         last_transfer_end = std::max(last_transfer_end, end);
       }
       kernel_end += jitter.around(1000, 20);
