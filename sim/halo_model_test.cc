@@ -175,10 +175,7 @@ TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
 TEST(HaloModel, HostMemorySlowsTheCopyPartOnly) {
   // 2 ranks on 2 nodes (one rank per host memory), 6 faces of 8*8*3*8 =
   // 1536 B: x faces to the other rank, y/z faces to the rank itself.
-  HaloGeometry g;
-  g.procs = {2, 1, 1};
-  g.per_rank = {8, 8, 8};
-  g.pattern = 7;
+  const HaloGeometry g{.procs = {2, 1, 1}, .per_rank = {8, 8, 8}, .pattern = 7};
   HaloNetwork net;
   net.ranks_per_node = 1;
   for (const char* v : {"baseline", "stream", "stacked"}) {
@@ -212,19 +209,27 @@ TEST(HaloModel, HostMemorySlowsTheCopyPartOnly) {
   EXPECT_GT(slow->iteration_ns, off->iteration_ns + excess / 2);
 }
 
+// rank_metadata: a synthetic run's rank: 2 ranks (procs 2x1x1), per-rank
+// 4x4x4 of `vars` doubles, 7-point pattern, label gpus2_box4.
+traces::Metadata rank_metadata(const char* program, const char* variant, int rank, int vars) {
+  traces::Metadata md;
+  md.producer.program = program;
+  md.set_parameter("variant", variant);
+  md.set_parameter("label", "gpus2_box4");
+  md.set_parameter("rank", std::to_string(rank));
+  md.set_parameter("ranks", "2");
+  md.set_parameter("decomposition", "global 8x4x4, procs 2x1x1, per-rank 4x4x4, vars " +
+                                        std::to_string(vars) + ", 7-point");
+  return md;
+}
+
 // A synthetic host-driven (baseline) run: 2 ranks, per-rank 4x4x4, pattern
 // 7 (6 faces of 4*4*3*8 = 384 B). Per iteration (ns): post_recv 600, pack
 // 10000, post_send 6 x 500, wait_recv until every message has arrived
 // 2000 ns after the later of its send and the receiver's wait, unpack 8000,
 // wait_send 400.
 void write_rank(const std::string& path, int rank) {
-  traces::Metadata md;
-  md.producer.program = "halo_exchange";
-  md.set_parameter("variant", "baseline");
-  md.set_parameter("label", "gpus2_box4");
-  md.set_parameter("rank", std::to_string(rank));
-  md.set_parameter("ranks", "2");
-  md.set_parameter("decomposition", "global 8x4x4, procs 2x1x1, per-rank 4x4x4, vars 3, 7-point");
+  traces::Metadata md = rank_metadata("halo_exchange", "baseline", rank, 3);
   // Directions of the 6 faces; x-faces go to the other rank, the rest to self.
   const int dirs[6] = {4, 10, 12, 14, 16, 22};
   std::string msgs;
@@ -287,11 +292,19 @@ void write_rank(const std::string& path, int rank) {
   ASSERT_TRUE(w.close().ok());
 }
 
-TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
-  const std::string dir = ::testing::TempDir() + "/halo_synth/halo/traces";
+// write_run: a two-rank run's traces, `write`(path, rank) for ranks 0 and 1,
+// as <TempDir>/<name>/halo/traces/<stem>_rank<N>.xft; returns the folder.
+std::string write_run(const std::string& name, const std::string& stem,
+                      void (*write)(const std::string&, int)) {
+  const std::string dir = ::testing::TempDir() + "/" + name + "/halo/traces";
   std::filesystem::create_directories(dir);
-  write_rank(dir + "/baseline_gpus2_box4_rank0.xft", 0);
-  write_rank(dir + "/baseline_gpus2_box4_rank1.xft", 1);
+  for (int rank = 0; rank < 2; ++rank)
+    write(dir + "/" + stem + "_rank" + std::to_string(rank) + ".xft", rank);
+  return dir;
+}
+
+TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
+  const std::string dir = write_run("halo_synth", "baseline_gpus2_box4", write_rank);
   Result<HaloRun> run = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");
   ASSERT_TRUE(run.ok()) << run.error().message;
   ASSERT_EQ(run->ranks.size(), 2u);
@@ -312,10 +325,7 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   EXPECT_NEAR(isend_ns(*w, GeoMessage{0, 1, 12, 1, 384}), 500, 1);
   // The replay of the run's own geometry reproduces the iteration: every
   // phase is serial in the baseline design.
-  HaloGeometry g;
-  g.procs = {2, 1, 1};
-  g.per_rank = {4, 4, 4};
-  g.pattern = 7;
+  const HaloGeometry g{.procs = {2, 1, 1}, .per_rank = {4, 4, 4}, .pattern = 7};
   HaloNetwork net;
   net.ranks_per_node = 2;
   Result<HaloPhases> p = simulate_halo(*w, g, net, HaloMode::kMeasured, NicCosts{});
@@ -364,13 +374,7 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
 // 8 us, running ahead of the GPU), the proxy stores recv_all every 30 us.
 // The iteration a replay is compared with is the recv_all period.
 void write_proxy_rank(const std::string& path, int rank) {
-  traces::Metadata md;
-  md.producer.program = "gdasync_bench";
-  md.set_parameter("variant", "sa");
-  md.set_parameter("label", "gpus2_box4");
-  md.set_parameter("rank", std::to_string(rank));
-  md.set_parameter("ranks", "2");
-  md.set_parameter("decomposition", "global 8x4x4, procs 2x1x1, per-rank 4x4x4, vars 1, 7-point");
+  traces::Metadata md = rank_metadata("gdasync_bench", "sa", rank, 1);
   md.set_parameter("messages", "0:12:face:" + std::to_string(1 - rank) + ":128");
   md.phases.push_back({0, "total"});
   md.flags.push_back({7, "recv_all[0]", "host_pinned"});
@@ -393,10 +397,7 @@ void write_proxy_rank(const std::string& path, int rank) {
 }
 
 TEST(HaloTrace, ProxyDrivenIterationIsTheRecvAllPeriod) {
-  const std::string dir = ::testing::TempDir() + "/halo_proxy/halo/traces";
-  std::filesystem::create_directories(dir);
-  write_proxy_rank(dir + "/sa_gpus2_box4_rank0.xft", 0);
-  write_proxy_rank(dir + "/sa_gpus2_box4_rank1.xft", 1);
+  const std::string dir = write_run("halo_proxy", "sa_gpus2_box4", write_proxy_rank);
   Result<HaloRun> run = load_halo_run(dir + "/sa_gpus2_box4_rank0.xft");
   ASSERT_TRUE(run.ok()) << run.error().message;
   EXPECT_TRUE(run->proxy_driven());
