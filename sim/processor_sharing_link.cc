@@ -27,13 +27,24 @@ size_t ProcessorSharingLink::add(double t_ns, double bytes) {
   return id;
 }
 
-bool ProcessorSharingLink::step(double limit_ns) {
+double ProcessorSharingLink::next_event_ns() const {
   const double n = static_cast<double>(sharing_.size());
   const double end =
       sharing_.empty() ? kInf : now_ns_ + (sharing_.top().first - served_) * n / bytes_per_ns_;
   const double join = latent_.empty() ? kInf : latent_.front().first;
-  if (std::min(end, join) > limit_ns || std::min(end, join) == kInf) return false;
-  if (join <= end) {
+  return std::min(end, join);
+}
+
+bool ProcessorSharingLink::ended(size_t id) const {
+  return !std::isnan(end_ns_[id]);
+}
+
+bool ProcessorSharingLink::step(double limit_ns) {
+  const double n = static_cast<double>(sharing_.size());
+  const double next = next_event_ns();
+  if (next > limit_ns || next == kInf) return false;
+  const double join = latent_.empty() ? kInf : latent_.front().first;
+  if (join <= next) {
     // (A flow added a hair before the clock, SimGrid's wake-up rounding,
     // joins now.)
     if (n > 0 && join > now_ns_) served_ += (join - now_ns_) * bytes_per_ns_ / n;
@@ -45,8 +56,8 @@ bool ProcessorSharingLink::step(double limit_ns) {
     const auto [tag, id] = sharing_.top();
     sharing_.pop();
     served_ = tag;
-    now_ns_ = end;
-    end_ns_[id] = end;
+    now_ns_ = next;
+    end_ns_[id] = next;
   }
   return true;
 }

@@ -33,12 +33,20 @@ class ProcessorSharingLink {
   // (its producer waits for it).
   double end_ns(size_t id);
 
+  // With several producers a flow's end is not known while another may
+  // still add flows; these let a waiter step to it instead (wait_ns):
+  // next_event_ns is the next join or end given the flows added so far
+  // (infinity if none); a flow added later only delays ends, so it is never
+  // after the true next event. advance processes every event up to `t_ns`
+  // and moves the clock there; ended says whether flow `id` has ended.
+  double next_event_ns() const;
+  void advance(double t_ns);
+  bool ended(size_t id) const;
+
  private:
   // step: processes the next event (a flow joins the sharing or ends) if
   // it is at most `limit_ns`; false when there is none.
   bool step(double limit_ns);
-  // advance: processes every event up to `t_ns` and moves the clock there.
-  void advance(double t_ns);
 
   double bytes_per_ns_;
   double latency_ns_;

@@ -57,5 +57,24 @@ TEST(ProcessorSharingLink, IdleGapsAndEmptyFlows) {
   EXPECT_NEAR(link.end_ns(c), 7000, kTol);
 }
 
+// Two producers: a waiter stepping to the next event (as DMA channels do)
+// sees A's end at 1000 given A alone, but B, added at 500 while it waits,
+// halves A's rate: at 1000 A has not ended and its end moves to 1500
+// (500 B alone, then 500 B at 0.5 B/ns).
+TEST(ProcessorSharingLink, NextEventNeverPassesAnEndThatAFlowAddedLaterDelays) {
+  ProcessorSharingLink link(1e9, 0);
+  const size_t a = link.add(0, 1000);
+  EXPECT_NEAR(link.next_event_ns(), 0, kTol);  // A joins the sharing
+  link.advance(0);
+  EXPECT_NEAR(link.next_event_ns(), 1000, kTol);
+  link.add(500, 1000);
+  link.advance(1000);
+  EXPECT_FALSE(link.ended(a));
+  EXPECT_NEAR(link.next_event_ns(), 1500, kTol);
+  link.advance(1500);
+  EXPECT_TRUE(link.ended(a));
+  EXPECT_NEAR(link.end_ns(a), 1500, kTol);
+}
+
 }  // namespace
 }  // namespace xferlab::sim

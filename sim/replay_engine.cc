@@ -53,9 +53,9 @@ struct Run {
   // Per GPU: GPUs its replay stands for (replica folding; 0 = folded into
   // an earlier GPU with the same kernels, not replayed).
   std::vector<uint32_t> weight;
-  // Inline: bandwidth of the link each GPU's flows have to themselves
-  // (ProcessorSharingLink); 0 = SimGrid comms.
-  double isolated_inline_bw = 0;
+  // Inline and hardware: bandwidth of the link each GPU's flows have to
+  // themselves (ProcessorSharingLink); 0 = SimGrid comms.
+  double isolated_link_bw = 0;
 
   void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
             double start_ns, double end_ns) {
@@ -112,7 +112,8 @@ struct Run {
 // Flight: one chunk's transfer to one destination, or to `copies`
 // destinations at once (fan-out aggregation).
 // A flight is a SimGrid comm, or a flow of a ProcessorSharingLink (`link`)
-// where its GPU's transfers have a link of their own (isolated inline).
+// where its GPU's transfers have a link of their own (isolated inline and
+// DMA channels; `shared_link`: several actors add flows to it).
 struct Flight {
   sg4::CommPtr comm;
   double start_ns;
@@ -122,6 +123,7 @@ struct Flight {
   CriticalPath::Node from = CriticalPath::kNone;  // the starting actor's step
   ProcessorSharingLink* link = nullptr;
   size_t link_flow = 0;  // its id on `link`
+  bool shared_link = false;
 
   double end_ns() const {
     return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
@@ -198,6 +200,13 @@ void explain_flight(Run& run, const Flight& f) {
 
 void finish_flight(Run& run, Flight& f) {
   if (f.link != nullptr) {
+    // Another actor may still add flows, which only delay ends: step to the
+    // link's next event until this flow has ended.
+    while (f.shared_link && !f.link->ended(f.link_flow)) {
+      const double t = f.link->next_event_ns();
+      run.sleep_until(t);
+      f.link->advance(t);
+    }
     run.sleep_until(f.end_ns());
   } else {
     f.comm->wait();
@@ -308,8 +317,8 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
   const proact::InlinePlan plan = proact::inline_plan(*run.machine, run.aggregate, k);
   // Where the GPU's flows have a link of their own, it is computed here.
   std::optional<ProcessorSharingLink> link;
-  if (run.isolated_inline_bw > 0 && !plan.targets.empty()) {
-    link.emplace(run.isolated_inline_bw,
+  if (run.isolated_link_bw > 0 && !plan.targets.empty()) {
+    link.emplace(run.isolated_link_bw,
                  run.machine->path_latency_ns(k.gpu, plan.targets.front().dst));
   }
   std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
@@ -442,12 +451,14 @@ using proact::counter_triggers;
 using proact::Trigger;
 
 // A DMA channel of the hardware mechanism: its index (timeline "agent N"),
-// packet payload, and the rates it emits at (link; link or lane cap).
+// packet payload, the rates it emits at (link; link or lane cap), and the
+// GPU's isolated port its flows share with the other channels (or null).
 struct HwChannel {
   uint32_t index = 0;
   double packet_payload_bytes = 0;
   double link_bw_bytes_per_s = 0;
   double emit_bw_bytes_per_s = 0;
+  ProcessorSharingLink* link = nullptr;
 };
 
 // send_descriptors: `channel` sends chunk `chunk` of `k`: one descriptor
@@ -469,7 +480,9 @@ void send_descriptors(Run& run, const KernelInput& k, const hw_model::DmaAgent& 
     const double emit = now_ns();
     double copies = 0;
     for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
-      flights.push_back(start_flight(run, k.gpu, channel.index, ds[d], chunk, payload, cost));
+      flights.push_back(
+          start_flight(run, k.gpu, channel.index, ds[d], chunk, payload, cost, channel.link));
+      flights.back().shared_link = channel.link != nullptr;
       copies += ds[d].copies;
     }
     // The channel moves on once it has emitted this descriptor's packets
@@ -508,12 +521,18 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
   const bool fan_out = agent.descriptors(2) == 1;
   const std::vector<Target> ds = fan_out ? targets(run, k) : singles(dests(run, k));
   const double packet = dma_packet_payload(*run.machine);
+  // Where the GPU's flows have a link of their own, the channels share it.
+  std::optional<ProcessorSharingLink> isolated;
+  if (run.isolated_link_bw > 0 && !ds.empty()) {
+    isolated.emplace(run.isolated_link_bw, run.machine->path_latency_ns(k.gpu, ds.front().dst));
+  }
+  ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
   std::vector<sg4::ActorPtr> channels;
   for (int64_t ch = 0; ch < c.dma_agent.channels; ++ch) {
     channels.push_back(sg4::Actor::create(
         "dma" + std::to_string(k.gpu) + "." + std::to_string(ch),
         run.platform.source(k.gpu, static_cast<uint32_t>(ch)),
-        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes] {
+        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes, link] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const uint32_t agent_index = static_cast<uint32_t>(ch);  // timeline "agent N"
           const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
@@ -529,7 +548,7 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
             const Trigger t = (*triggers)[ti];
             if (run.cp) run.join((*trigger_nodes)[ti]);
             run.sleep_until(t.time_ns);
-            send_descriptors(run, k, agent, HwChannel{agent_index, packet, link_bw, emit_bw},
+            send_descriptors(run, k, agent, HwChannel{agent_index, packet, link_bw, emit_bw, link},
                              fan_out, ds, t.chunk, flights);
             while (!flights.empty() && flights.size() > window) {
               finish_flight(run, flights.front());
@@ -681,15 +700,21 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       shared, machine.num_gpus,
       options.fold_replicas && !options.record_timeline &&
           proact::independent_gpus(machine, shared, options.mechanism, run.aggregate));
-  if (options.mechanism == Mechanism::kInline &&
-      proact::independent_gpus(machine, shared, options.mechanism, run.aggregate) &&
+  if (proact::independent_gpus(machine, shared, options.mechanism, run.aggregate) &&
       one_kernel_per_gpu(shared)) {
-    // Each GPU's inline flows share one bottleneck and nothing else (its
-    // port and the next GPU's, or its fan-out link), from one producer.
-    run.isolated_inline_bw =
-        platform_link_bw_bytes_per_s(machine.gpu_link,
-                                     packet_wire_bytes(machine, input, options.mechanism)) *
-        (machine.topology == Topology::kDirect ? machine.num_gpus - 1 : 1);
+    // Each GPU's flows share one bottleneck and nothing else (its port and
+    // the next GPU's, or its fan-out link): inline's from one producer;
+    // hardware's from the DMA channels, whose lane caps never bind when each
+    // is at least that bottleneck (max-min: every flow gets bw / flows, a
+    // lane's n flows n x that <= bw <= cap), as the sizing rule makes them.
+    const double bw = platform_link_bw_bytes_per_s(
+                          machine.gpu_link, packet_wire_bytes(machine, input, options.mechanism)) *
+                      (machine.topology == Topology::kDirect ? machine.num_gpus - 1 : 1);
+    const bool lanes_bind = run.lanes > 0 && run.lane_cap_bytes_per_s < bw;
+    if (options.mechanism == Mechanism::kInline ||
+        (options.mechanism == Mechanism::kHardware && !lanes_bind)) {
+      run.isolated_link_bw = bw;
+    }
   }
   run.result.mechanism = options.mechanism;
   if (options.explain) run.cp = std::make_unique<CriticalPath>();

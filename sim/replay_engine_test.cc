@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "hw_model/hardware_sizing.h"
 #include "hw_model/link_model.h"
@@ -498,6 +500,78 @@ TEST(ReplayEngine, MeshFanOutMatchesPerDestinationComms) {
   Result<ReplayResult> agg = simulate_isolated(in, m, o);
   o.aggregate_fan_out = false;
   expect_same_run(agg, simulate_isolated(in, m, o));
+}
+
+// DMA channels whose lanes cap at least the port (windows covering the
+// bandwidth-delay product, as the sizing rule makes them) share the GPU's
+// isolated port as one processor-sharing link (ProcessorSharingLink, several
+// channels adding flows): the same times as SimGrid's per-destination comms
+// through the lanes, on a switch and on a mesh.
+// chunk_ends: per GPU and chunk, when each iteration's copies of the chunk
+// have all arrived (the last of its transfer spans in that iteration).
+std::map<std::string, std::vector<double>> chunk_ends(const ReplayResult& r, size_t copies) {
+  std::map<std::string, std::vector<double>> ends;
+  for (const Span& s : r.timeline) {
+    if (s.category != "transfer") continue;
+    ends[std::to_string(s.gpu) + " " + s.name.substr(0, s.name.find(" ->"))].push_back(
+        s.start_ns + s.duration_ns);
+  }
+  for (auto& [chunk, e] : ends) {
+    std::sort(e.begin(), e.end());  // iterations are apart: copies group
+    std::vector<double> last;
+    for (size_t i = copies - 1; i < e.size(); i += copies) last.push_back(e[i]);
+    e = last;
+  }
+  return ends;
+}
+
+TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
+  // 48 more chunks ready close together, so every channel's window fills.
+  ReplayInput two = contended_two_gpus();
+  for (IterationInput& it : two.iterations) {
+    for (KernelInput& k : it.kernels) {
+      for (uint32_t c = 0; c < 48; ++c) {
+        const double ready = 32000 + c * (150.0 + 40 * k.gpu);  // after the others
+        k.chunks.push_back(ChunkInput{ready - 500, ready, 1024 + 512 * ((c + k.gpu) % 3), 4, 4});
+      }
+    }
+  }
+  const ReplayInput in = replicate_gpus(two, 4);
+  for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
+    SCOPED_TRACE(topology == Topology::kSwitch ? "switch" : "mesh");
+    Machine m = contended_switch(4, topology);
+    m.costs.dma_agent.outstanding_packets = 4096;  // lane cap above the port
+    // Each channel emits at port rate, so 6 of them fill their windows and
+    // wait for a flight while the others add flows.
+    m.costs.dma_agent.channels = 6;
+    // With the timeline: every chunk's arrival, not only the link's drain
+    // (the same for any order of service), is compared.
+    Result<ReplayResult> isolated =
+        simulate_isolated(in, m, ReplayOptions{Mechanism::kHardware, true, true});
+    Result<ReplayResult> fine =
+        simulate_isolated(in, m, ReplayOptions{Mechanism::kHardware, true, false});
+    ASSERT_TRUE(isolated.ok() && fine.ok());
+    const double tol = 1e-6 * fine->end_to_end_ns;
+    EXPECT_NEAR(isolated->end_to_end_ns, fine->end_to_end_ns, tol);
+    EXPECT_NEAR(isolated->exposed_ns, fine->exposed_ns, tol);
+    EXPECT_NEAR(isolated->transfer_busy_ns, fine->transfer_busy_ns, tol);
+    EXPECT_DOUBLE_EQ(isolated->wire_bytes, fine->wire_bytes);
+    EXPECT_DOUBLE_EQ(isolated->payload_bytes, fine->payload_bytes);
+    EXPECT_GT(isolated->exposed_ns, 0);  // transfers do contend
+    // Chunk arrivals agree to SimGrid's 1-ns time precision (the comms'
+    // ends) and the bytes rounded once per comm (the aggregated flight).
+    constexpr double kChunkTolNs = 1.5;
+    const auto isolated_ends = chunk_ends(*isolated, 1);
+    const auto fine_ends = chunk_ends(*fine, 3);
+    ASSERT_EQ(isolated_ends.size(), 4u * 60);
+    ASSERT_EQ(fine_ends.size(), isolated_ends.size());
+    for (const auto& [chunk, e] : isolated_ends) {
+      const std::vector<double>& f = fine_ends.at(chunk);
+      ASSERT_EQ(e.size(), 2u) << chunk;
+      ASSERT_EQ(f.size(), 2u) << chunk;
+      for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], f[i], kChunkTolNs) << chunk;
+    }
+  }
 }
 
 // CDP children beyond the GPU's resident grids wait for a running one: three
