@@ -23,6 +23,14 @@ DmaAgentConfig sized() {
   return c;
 }
 
+// windowed: a sized agent of `channels` channels with `outstanding_packets` each.
+DmaAgent windowed(int64_t channels, int64_t outstanding_packets) {
+  DmaAgentConfig c = sized();
+  c.channels = channels;
+  c.outstanding_packets = outstanding_packets;
+  return *DmaAgent::create(c);
+}
+
 TEST(DmaAgent, AutoSizesMustBeResolvedFirst) {
   EXPECT_TRUE(DmaAgentConfig{}.validate().ok());
   EXPECT_FALSE(DmaAgent::create(DmaAgentConfig{}).ok());
@@ -49,10 +57,7 @@ TEST(DmaAgent, StartCostsAndLinkBound) {
 
 TEST(DmaAgent, OutstandingPacketsBoundOverManyLinks) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c = sized();
-  c.channels = 1;
-  c.outstanding_packets = 8;
-  DmaAgent agent = *DmaAgent::create(c);
+  DmaAgent agent = windowed(1, 8);
   double little = 8 * 256 / 1400e-9;  // packets x bytes / round trip
   EXPECT_NEAR(agent.outstanding_bound_bytes_per_s({&link, 1, false}), little, 1e-3);
   Descriptor d;
@@ -67,10 +72,7 @@ TEST(DmaAgent, OutstandingPacketsBoundOverManyLinks) {
 // when given wire bytes per packet (the simulator's lanes carry wire bytes).
 TEST(DmaAgent, WindowRoundTripIsThePathsAndUnitsFollowTheBytes) {
   LinkModel link = nvlink2();
-  DmaAgentConfig c = sized();
-  c.channels = 2;
-  c.outstanding_packets = 8;
-  DmaAgent agent = *DmaAgent::create(c);
+  DmaAgent agent = windowed(2, 8);
   DestinationPath via_switch{&link, 1, false, 300};
   EXPECT_DOUBLE_EQ(via_switch.one_way_latency_ns(), 1000);
   EXPECT_NEAR(agent.outstanding_bound_bytes_per_s(via_switch), 2 * 8 * 256 / 2000e-9, 1e-3);
