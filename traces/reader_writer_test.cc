@@ -30,11 +30,10 @@ bool same(const Event& a, const Event& b) {
 Metadata test_metadata() {
   Metadata m;
   m.producer.program = "reader_writer_test";
+  m.gpus.resize(4);
   for (uint32_t g = 0; g < 4; ++g) {
-    GpuInfo gpu;
-    gpu.id = g;
-    gpu.model = "Test GPU";
-    m.gpus.push_back(gpu);
+    m.gpus[g].id = g;
+    m.gpus[g].model = "Test GPU";
   }
   return m;
 }

@@ -48,11 +48,8 @@ std::vector<Event> buffer() {
 Metadata bench_metadata() {
   Metadata m;
   m.producer.program = "trace_benchmark";
-  for (uint32_t g = 0; g < 8; ++g) {
-    GpuInfo gpu;
-    gpu.id = g;
-    m.gpus.push_back(gpu);
-  }
+  m.gpus.resize(8);
+  for (uint32_t g = 0; g < 8; ++g) m.gpus[g].id = g;
   return m;
 }
 
