@@ -12,6 +12,7 @@
 # corpus once fixed). Prints libFuzzer's final stats (executions, coverage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/fuzz_run.sh
 target=${1:?usage: tools/fuzz_inputs.sh preset|csv [SECONDS] [WORKDIR]}
 seconds=${2:-300}
 work=${3:-/tmp/xferlab-fuzz-$target}
@@ -37,17 +38,4 @@ echo "fuzz_inputs: building $work/fuzz_$target"
   -fno-sanitize-recover=undefined -DTOML_EXCEPTIONS=0 "-DTOML_ASSERT(expr)=static_assert(true)" -D"$define" -I. "${srcs[@]}" \
   -o "$work/fuzz_$target"
 cp -n tests/testdata/fuzz_"$target"/* "$work/corpus/" 2>/dev/null || true
-echo "fuzz_inputs: fuzzing for ${seconds}s (log: $work/fuzz.log)"
-cd "$work"
-set +e
-./fuzz_"$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-  -print_final_stats=1 corpus >"$work/fuzz.log" 2>&1
-rc=$?
-set -e
-grep -E "^(stat::|Done|#[0-9]+ *DONE)" "$work/fuzz.log" | tail -12 || true
-if [ $rc -ne 0 ]; then
-  echo "fuzz_inputs: FAILED (rc $rc); see $work/fuzz.log and $work/crash-*" >&2
-  tail -40 "$work/fuzz.log" >&2
-  exit 1
-fi
-echo "fuzz_inputs: clean"
+run_fuzzer fuzz_inputs "$work" "fuzz_$target" "$seconds" 8192
