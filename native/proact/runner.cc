@@ -44,6 +44,36 @@ std::string time_text(uint64_t ns) {
     std::snprintf(buf, sizeof buf, "%g s", v / 1e9);
   return buf;
 }
+// raise_cdp_launch_limit: every chunk of `regions` may have a child launch
+// pending at once (the default limit is 2048; exceeding it fails the launch).
+void raise_cdp_launch_limit(const std::vector<int>& devices, const std::vector<RegionSpec>& regions,
+                            uint64_t chunk_bytes) {
+  uint64_t chunks = 0;
+  for (const RegionSpec& s : regions) {
+    chunks = std::max(chunks, round_up(s.data_bytes, chunk_bytes) / chunk_bytes);
+  }
+  for (int d : devices) {
+    XF_CUDA_CHECK(cudaSetDevice(d));
+    const cudaError_t err = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount,
+                                               std::max<uint64_t>(2048, chunks + 64));
+    if (err != cudaSuccess) {  // not fatal: launches beyond the limit are reported per chunk.
+      std::fprintf(stderr, "proact: warning: raising the CDP pending-launch limit failed: %s\n",
+                   cudaGetErrorString(err));
+      (void)cudaGetLastError();
+    }
+  }
+}
+
+// one_to_one: the mapping of a GPU's rows to its CTAs, `rows_per_cta` each.
+MappingSpec one_to_one(const RowRange& rows, uint64_t rows_per_cta, uint64_t row_bytes) {
+  MappingSpec spec;
+  spec.kind = MappingKind::kOneToOne;
+  spec.ctas = static_cast<uint32_t>((rows.end - rows.begin + rows_per_cta - 1) / rows_per_cta);
+  spec.first_byte = rows.begin * row_bytes;
+  spec.end_byte = rows.end * row_bytes;
+  spec.bytes_per_cta = rows_per_cta * row_bytes;
+  return spec;
+}
 }  // namespace
 
 Runner::Runner(Workload& workload, RunnerOptions options)
@@ -91,22 +121,7 @@ Status Runner::prepare(const RunConfig& c) {
     return make_error("--threads for cdp is the child grid's block size: at most 1024");
   }
   if (c.mechanism == Mechanism::kCdp || c.mechanism == Mechanism::kCdpTail) {
-    // Every chunk may have a child launch pending at once (the default limit
-    // is 2048; exceeding it fails the launch).
-    uint64_t chunks = 0;
-    for (const RegionSpec& s : workload_.regions()) {
-      chunks = std::max(chunks, round_up(s.data_bytes, c.chunk_bytes) / c.chunk_bytes);
-    }
-    for (int d : options_.devices) {
-      XF_CUDA_CHECK(cudaSetDevice(d));
-      const cudaError_t err = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount,
-                                                 std::max<uint64_t>(2048, chunks + 64));
-      if (err != cudaSuccess) {  // not fatal: launches beyond the limit are reported per chunk.
-        std::fprintf(stderr, "proact: warning: raising the CDP pending-launch limit failed: %s\n",
-                     cudaGetErrorString(err));
-        (void)cudaGetLastError();
-      }
-    }
+    raise_cdp_launch_limit(options_.devices, workload_.regions(), c.chunk_bytes);
   }
   if (prepared_chunk_ == c.chunk_bytes && prepared_managed_ == managed && !regions_.empty()) {
     return Status::Ok();
@@ -139,15 +154,8 @@ Status Runner::prepare(const RunConfig& c) {
       const int g = producers[pi];
       if (split[pi].begin >= split[pi].end) continue;
       parts[g] = {split[pi].begin, split[pi].end};
-      const uint64_t rows_per_cta = workload_.rows_per_cta(static_cast<int>(r));
-      MappingSpec spec;
-      spec.kind = MappingKind::kOneToOne;
-      spec.ctas = static_cast<uint32_t>((parts[g].row_end - parts[g].row_begin + rows_per_cta - 1) /
-                                        rows_per_cta);
-      spec.first_byte = parts[g].row_begin * s.row_bytes;
-      spec.end_byte = parts[g].row_end * s.row_bytes;
-      spec.bytes_per_cta = rows_per_cta * s.row_bytes;
-      XF_RETURN_IF_ERROR((*region)->set_mapping(g, spec));
+      XF_RETURN_IF_ERROR((*region)->set_mapping(
+          g, one_to_one(split[pi], workload_.rows_per_cta(static_cast<int>(r)), s.row_bytes)));
     }
     if (managed) {
       // Best hints found for "one producer, every peer reads all": read-mostly
