@@ -98,91 +98,12 @@ void NicProxy::run() {
     const uint64_t pass_start = host_steady_ns();
     bool progress = false;
     for (int m = 0; m < n_; ++m) {
-      const xferlab::halo::Message& msg = c_.messages[m];
-      int done = 0;
-      // Receive side.
-      if (recv_req_[m] != MPI_REQUEST_NULL) {
-        XF_MPI_CHECK(MPI_Test(&recv_req_[m], &done, MPI_STATUS_IGNORE));
-        if (done) {
-          const uint64_t seen = host_steady_ns();
-          const uint32_t it = recv_iter_[m];
-          trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIrecv), msg.peer,
-                msg.recv_tag, msg.bytes);
-          store_flag(c_.flag(FlagArray::kRecvComplete, m), it + 1);
-          if (++recv_done_[it % 2] == static_cast<uint32_t>(n_)) {
-            recv_done_[it % 2] = 0;
-            store_flag(c_.flag(FlagArray::kRecvAll, kRecvAllIndex), it + 1);
-            trace(EventKind::kFlagSet, 0, flag_id(FlagArray::kRecvAll, kRecvAllIndex),
-                  kRecvAllIndex, it + 1);
-            ++recvs_completed_;
-          }
-          const double lat = static_cast<double>(host_steady_ns() - seen);
-          stats_.completions++;
-          stats_.complete_latency_ns_sum += lat;
-          stats_.complete_latency_ns_max = std::max(stats_.complete_latency_ns_max, lat);
-          trace(EventKind::kFlagSet, 0, flag_id(FlagArray::kRecvComplete, m), m, it + 1);
-          if (it + 1 < total_) post_recv(m, it + 1);
-          progress = true;
-        }
-      }
-      // Credits from the receiver of this message.
-      if (credit_recv_req_[m] != MPI_REQUEST_NULL) {
-        XF_MPI_CHECK(MPI_Test(&credit_recv_req_[m], &done, MPI_STATUS_IGNORE));
-        if (done) {
-          credited_[m] = static_cast<int64_t>(credit_in_[m]) - 1;
-          credit_seen_ns_[m] = host_steady_ns();
-          if (credit_in_[m] < total_) post_credit_recv(m);
-          progress = true;
-        }
-      }
-      // Send side: in-flight send, then the next doorbell.
-      if (send_req_[m] != MPI_REQUEST_NULL) {
-        XF_MPI_CHECK(MPI_Test(&send_req_[m], &done, MPI_STATUS_IGNORE));
-        if (done) {
-          const uint64_t seen = host_steady_ns();
-          const uint32_t it = sending_iter_[m];
-          trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIsend), msg.peer,
-                msg.send_tag, msg.bytes);
-          store_flag(c_.flag(FlagArray::kSendComplete, m), it + 1);
-          if (++send_done_[it % 2] == static_cast<uint32_t>(n_)) {
-            send_done_[it % 2] = 0;
-            store_flag(c_.flag(FlagArray::kRecvAll, kSendAllIndex), it + 1);
-            ++sends_completed_;
-          }
-          const double lat = static_cast<double>(host_steady_ns() - seen);
-          stats_.completions++;
-          stats_.complete_latency_ns_sum += lat;
-          stats_.complete_latency_ns_max = std::max(stats_.complete_latency_ns_max, lat);
-          progress = true;
-        }
-      }
-      if (send_req_[m] == MPI_REQUEST_NULL && send_iter_[m] < total_) {
-        const uint32_t it = send_iter_[m];
-        if (doorbell_seen_ns_[m] == 0) {
-          if (load_flag(c_.flag(FlagArray::kDoorbell, m)) >= it + 1) {
-            doorbell_seen_ns_[m] = host_steady_ns();
-            trace(EventKind::kFlagObserved, 0, flag_id(FlagArray::kDoorbell, m), m, it + 1);
-            if (credited_[m] < static_cast<int64_t>(it)) stats_.credit_waits++;
-            progress = true;
-          }
-        }
-        if (doorbell_seen_ns_[m] != 0 && credited_[m] >= static_cast<int64_t>(it)) {
-          const uint64_t ready = std::max(doorbell_seen_ns_[m], credit_seen_ns_[m]);
-          XF_MPI_CHECK(MPI_Irsend(send_base_[it % 2] + msg.send_offset_doubles,
-                                  static_cast<int>(msg.bytes), MPI_BYTE, msg.peer, msg.send_tag,
-                                  MPI_COMM_WORLD, &send_req_[m]));
-          const double lat = static_cast<double>(host_steady_ns() - ready);
-          trace(EventKind::kMpiPost, static_cast<uint16_t>(MpiOp::kIsend), msg.peer, msg.send_tag,
-                msg.bytes);
-          stats_.posts++;
-          stats_.post_latency_ns_sum += lat;
-          stats_.post_latency_ns_max = std::max(stats_.post_latency_ns_max, lat);
-          sending_iter_[m] = it;
-          send_iter_[m] = it + 1;
-          doorbell_seen_ns_[m] = 0;
-          progress = true;
-        }
-      }
+      // Receive side; credits from the receiver of this message; send side:
+      // in-flight send, then the next doorbell.
+      progress |= poll_recv(m);
+      progress |= poll_credit(m);
+      progress |= poll_send(m);
+      progress |= poll_doorbell(m);
     }
     const uint64_t now = host_steady_ns();
     stats_.passes++;
@@ -199,6 +120,100 @@ void NicProxy::run() {
     if (credit_send_req_[m] != MPI_REQUEST_NULL)
       XF_MPI_CHECK(MPI_Wait(&credit_send_req_[m], MPI_STATUS_IGNORE));
   }
+}
+
+void NicProxy::count_completion(uint64_t seen_ns) {
+  const double lat = static_cast<double>(host_steady_ns() - seen_ns);
+  stats_.completions++;
+  stats_.complete_latency_ns_sum += lat;
+  stats_.complete_latency_ns_max = std::max(stats_.complete_latency_ns_max, lat);
+}
+
+bool NicProxy::poll_recv(int m) {
+  if (recv_req_[m] == MPI_REQUEST_NULL) return false;
+  int done = 0;
+  XF_MPI_CHECK(MPI_Test(&recv_req_[m], &done, MPI_STATUS_IGNORE));
+  if (!done) return false;
+  const xferlab::halo::Message& msg = c_.messages[m];
+  const uint64_t seen = host_steady_ns();
+  const uint32_t it = recv_iter_[m];
+  trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIrecv), msg.peer, msg.recv_tag,
+        msg.bytes);
+  store_flag(c_.flag(FlagArray::kRecvComplete, m), it + 1);
+  if (++recv_done_[it % 2] == static_cast<uint32_t>(n_)) {
+    recv_done_[it % 2] = 0;
+    store_flag(c_.flag(FlagArray::kRecvAll, kRecvAllIndex), it + 1);
+    trace(EventKind::kFlagSet, 0, flag_id(FlagArray::kRecvAll, kRecvAllIndex), kRecvAllIndex,
+          it + 1);
+    ++recvs_completed_;
+  }
+  count_completion(seen);
+  trace(EventKind::kFlagSet, 0, flag_id(FlagArray::kRecvComplete, m), m, it + 1);
+  if (it + 1 < total_) post_recv(m, it + 1);
+  return true;
+}
+
+bool NicProxy::poll_credit(int m) {
+  if (credit_recv_req_[m] == MPI_REQUEST_NULL) return false;
+  int done = 0;
+  XF_MPI_CHECK(MPI_Test(&credit_recv_req_[m], &done, MPI_STATUS_IGNORE));
+  if (!done) return false;
+  credited_[m] = static_cast<int64_t>(credit_in_[m]) - 1;
+  credit_seen_ns_[m] = host_steady_ns();
+  if (credit_in_[m] < total_) post_credit_recv(m);
+  return true;
+}
+
+bool NicProxy::poll_send(int m) {
+  if (send_req_[m] == MPI_REQUEST_NULL) return false;
+  int done = 0;
+  XF_MPI_CHECK(MPI_Test(&send_req_[m], &done, MPI_STATUS_IGNORE));
+  if (!done) return false;
+  const xferlab::halo::Message& msg = c_.messages[m];
+  const uint64_t seen = host_steady_ns();
+  const uint32_t it = sending_iter_[m];
+  trace(EventKind::kMpiComplete, static_cast<uint16_t>(MpiOp::kIsend), msg.peer, msg.send_tag,
+        msg.bytes);
+  store_flag(c_.flag(FlagArray::kSendComplete, m), it + 1);
+  if (++send_done_[it % 2] == static_cast<uint32_t>(n_)) {
+    send_done_[it % 2] = 0;
+    store_flag(c_.flag(FlagArray::kRecvAll, kSendAllIndex), it + 1);
+    ++sends_completed_;
+  }
+  count_completion(seen);
+  return true;
+}
+
+bool NicProxy::poll_doorbell(int m) {
+  if (send_req_[m] != MPI_REQUEST_NULL || send_iter_[m] >= total_) return false;
+  const xferlab::halo::Message& msg = c_.messages[m];
+  const uint32_t it = send_iter_[m];
+  bool progress = false;
+  if (doorbell_seen_ns_[m] == 0) {
+    if (load_flag(c_.flag(FlagArray::kDoorbell, m)) >= it + 1) {
+      doorbell_seen_ns_[m] = host_steady_ns();
+      trace(EventKind::kFlagObserved, 0, flag_id(FlagArray::kDoorbell, m), m, it + 1);
+      if (credited_[m] < static_cast<int64_t>(it)) stats_.credit_waits++;
+      progress = true;
+    }
+  }
+  if (doorbell_seen_ns_[m] != 0 && credited_[m] >= static_cast<int64_t>(it)) {
+    const uint64_t ready = std::max(doorbell_seen_ns_[m], credit_seen_ns_[m]);
+    XF_MPI_CHECK(MPI_Irsend(send_base_[it % 2] + msg.send_offset_doubles,
+                            static_cast<int>(msg.bytes), MPI_BYTE, msg.peer, msg.send_tag,
+                            MPI_COMM_WORLD, &send_req_[m]));
+    const double lat = static_cast<double>(host_steady_ns() - ready);
+    trace(EventKind::kMpiPost, static_cast<uint16_t>(MpiOp::kIsend), msg.peer, msg.send_tag,
+          msg.bytes);
+    stats_.posts++;
+    stats_.post_latency_ns_sum += lat;
+    stats_.post_latency_ns_max = std::max(stats_.post_latency_ns_max, lat);
+    sending_iter_[m] = it;
+    send_iter_[m] = it + 1;
+    doorbell_seen_ns_[m] = 0;
+    progress = true;
+  }
+  return progress;
 }
 
 void NicProxy::timeout(uint64_t waited_ns) {

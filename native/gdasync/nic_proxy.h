@@ -66,6 +66,12 @@ class NicProxy {
   void run();
   void post_recv(int m, uint32_t iteration);
   void post_credit_recv(int m);
+  // One pass's steps for message m; each returns whether it made progress.
+  bool poll_recv(int m);                    ///< a receive completed: flags set, next one posted.
+  bool poll_credit(int m);                  ///< a credit arrived from m's receiver.
+  bool poll_send(int m);                    ///< the in-flight send completed.
+  bool poll_doorbell(int m);                ///< the GPU rang m's doorbell; sent once credited.
+  void count_completion(uint64_t seen_ns);  ///< stats of a completion seen at seen_ns.
   [[noreturn]] void timeout(uint64_t waited_ns);
   void trace(traces::EventKind kind, uint16_t flags, uint32_t id, uint32_t aux, uint64_t value);
 
