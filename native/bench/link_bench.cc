@@ -521,13 +521,8 @@ Table variants_table(const std::vector<VariantResult>& variants,
   return t;
 }
 
-}  // namespace
-
-int benchmark_main(int argc, char** argv) {
-  FlagSet flags(kProgram,
-                "Link goodput vs write size: SM stores/loads to the peer GPU and pinned host "
-                "memory, and copy-engine copies. Writes link_bench.csv, link_bench_summary.csv "
-                "and link_bench.xft into --out.");
+// add_link_bench_flags: link_bench's flags (besides FlagSet's own).
+void add_link_bench_flags(FlagSet& flags) {
   add_common_flags(flags, 10, 2);
   flags.add_size_list("sizes", "1,2,4,8,16,32,64,128,256", 1, 256, "SM access sizes in bytes")
       .add_size_list("strides", "128,256", 2, 4096, "scattered: one access per this many bytes")
@@ -549,7 +544,11 @@ int benchmark_main(int argc, char** argv) {
                 "(link_bench_variants.csv); the fastest counts as best contiguous SM write")
       .add_size("variant-footprint", "1GiB", 1 << 20, 8.0 * (1ull << 30),
                 "bytes written by each write variant (at most the allocation)");
-  parse_flags_or_exit(flags, argc, argv);
+}
+
+// check_link_bench_flags: what the flags' ranges cannot say; exits 2 naming
+// the flag.
+void check_link_bench_flags(const FlagSet& flags) {
   for (double s : flags.get_size_list("sizes"))
     if (!is_supported_write_size(static_cast<uint64_t>(s)))
       exit_on_error(make_error("--sizes: " + std::to_string(int64_t(s)) +
@@ -569,7 +568,18 @@ int benchmark_main(int argc, char** argv) {
     exit_on_error(make_error("--threads: " + std::to_string(flags.get_int("threads")) +
                              " is not a multiple of 32"),
                   kProgram);
+}
 
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
+  FlagSet flags(kProgram,
+                "Link goodput vs write size: SM stores/loads to the peer GPU and pinned host "
+                "memory, and copy-engine copies. Writes link_bench.csv, link_bench_summary.csv "
+                "and link_bench.xft into --out.");
+  add_link_bench_flags(flags);
+  parse_flags_or_exit(flags, argc, argv);
+  check_link_bench_flags(flags);
   const int device = device_or_exit(flags, kProgram);
   const int peer = static_cast<int>(flags.get_int("peer"));
   const std::string targets = flags.get_string("targets");
