@@ -22,13 +22,7 @@ namespace {
 
 constexpr const char* kProgram = "trace_overhead";
 
-}  // namespace
-
-int benchmark_main(int argc, char** argv) {
-  FlagSet flags(kProgram,
-                "Device trace recording overhead: ns per recorded event and the slowdown of a "
-                "producer kernel with recording on vs off. Writes trace_overhead.csv and "
-                "trace_overhead.xft into --out.");
+void add_trace_overhead_flags(FlagSet& flags) {
   add_common_flags(flags, 20, 3);
   flags.add_int("device", 0, 0, 63, "GPU to measure")
       .add_int("ctas-per-sm", 2, 1, 32, "CTAs per SM (burst and workload)")
@@ -36,6 +30,75 @@ int benchmark_main(int argc, char** argv) {
       .add_int("events-per-thread", 8, 1, 1024, "events each thread records in the burst")
       .add_size("chunk", "64KiB", 16, 64 << 20, "bytes each workload CTA writes per pass")
       .add_int("passes", 4, 1, 1000, "workload passes over each chunk");
+}
+
+// Timer: times enqueued GPU work (warmup + reps runs, each started through
+// the latch, the scratch recorder cleared after each) and collects
+// trace_overhead.csv's rows.
+struct Timer {
+  cudaStream_t stream;
+  SpinLatch& latch;
+  TraceRecorder& scratch;
+  int reps, warmup;
+  Table table = Table({{"test"},
+                       {"variant"},
+                       {"reps"},
+                       {"events_per_run"},
+                       {"median_ns", 5},
+                       {"p10_ns", 5},
+                       {"p90_ns", 5},
+                       {"ns_per_event", 4},
+                       {"events_per_s", 4},
+                       {"slowdown", 4}});
+
+  Summary measure(const std::function<void()>& enqueue) {
+    std::vector<double> times;
+    for (int rep = -warmup; rep < reps; ++rep) {
+      auto t = time_latched_ns(stream, latch, enqueue);
+      exit_on_error(t.ok() ? Status::Ok() : Status(t.error()), kProgram);
+      exit_on_error(scratch.clear(), kProgram);
+      if (rep >= 0) times.push_back(*t);
+    }
+    return summarize(times);
+  }
+  void add(const std::string& test, const std::string& variant, uint64_t events, const Summary& s,
+           double slowdown) {
+    table.add_row({test, variant, static_cast<int64_t>(s.n), static_cast<int64_t>(events), s.median,
+                   s.p10, s.p90, events ? s.median / events : 0.0,
+                   events ? events / (s.median * 1e-9) : 0.0, slowdown});
+  }
+};
+
+// time_bursts: record_burst with recording on and off, for one thread, one
+// warp and the full GPU (ctas x threads x per_thread events).
+void time_bursts(Timer& timer, const DeviceTrace& on, const DeviceTrace& off, int ctas, int threads,
+                 uint32_t per_thread) {
+  cudaStream_t stream = timer.stream;
+  struct Burst {
+    const char* name;
+    int ctas, threads;
+    uint32_t per_thread;
+  };
+  for (const Burst& b : {Burst{"one_thread", 1, 1, 4096}, Burst{"one_warp", 1, 32, 256},
+                         Burst{"full_gpu", ctas, threads, per_thread}}) {
+    const uint64_t events = uint64_t(b.ctas) * b.threads * b.per_thread;
+    const Summary s_on =
+        timer.measure([&] { launch_record_burst(on, b.ctas, b.threads, b.per_thread, stream); });
+    const Summary s_off =
+        timer.measure([&] { launch_record_burst(off, b.ctas, b.threads, b.per_thread, stream); });
+    timer.add(std::string("record_burst_") + b.name, "on", events, s_on, 0);
+    timer.add(std::string("record_burst_") + b.name, "off", events, s_off, 0);
+  }
+}
+
+}  // namespace
+
+int benchmark_main(int argc, char** argv) {
+  FlagSet flags(kProgram,
+                "Device trace recording overhead: ns per recorded event and the slowdown of a "
+                "producer kernel with recording on vs off. Writes trace_overhead.csv and "
+                "trace_overhead.xft into --out.");
+  add_trace_overhead_flags(flags);
   parse_flags_or_exit(flags, argc, argv);
   if (flags.get_int("threads") % 32 != 0 || static_cast<uint64_t>(flags.get_size("chunk")) % 16)
     exit_on_error(make_error("--threads must be a multiple of 32 and --chunk of 16 bytes"),
@@ -68,68 +131,29 @@ int benchmark_main(int argc, char** argv) {
   cudaStream_t stream;
   XF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   SpinLatch latch(static_cast<uint64_t>(flags.get_time_ns("timeout")));
-  Table table({{"test"},
-               {"variant"},
-               {"reps"},
-               {"events_per_run"},
-               {"median_ns", 5},
-               {"p10_ns", 5},
-               {"p90_ns", 5},
-               {"ns_per_event", 4},
-               {"events_per_s", 4},
-               {"slowdown", 4}});
-  auto measure = [&](const std::function<void()>& enqueue) {
-    std::vector<double> times;
-    for (int rep = -warmup; rep < reps; ++rep) {
-      auto t = time_latched_ns(stream, latch, enqueue);
-      exit_on_error(t.ok() ? Status::Ok() : Status(t.error()), kProgram);
-      exit_on_error((*scratch)->clear(), kProgram);
-      if (rep >= 0) times.push_back(*t);
-    }
-    return summarize(times);
-  };
-  auto add = [&](const std::string& test, const std::string& variant, uint64_t events,
-                 const Summary& s, double slowdown) {
-    table.add_row({test, variant, static_cast<int64_t>(s.n), static_cast<int64_t>(events), s.median,
-                   s.p10, s.p90, events ? s.median / events : 0.0,
-                   events ? events / (s.median * 1e-9) : 0.0, slowdown});
-  };
+  Timer timer{stream, latch, **scratch, reps, warmup};
 
   const DeviceTrace on = (*scratch)->device_trace(device);
   DeviceTrace off = on;
   off.enabled = 0;
-  struct Burst {
-    const char* name;
-    int ctas, threads;
-    uint32_t per_thread;
-  };
-  for (const Burst& b : {Burst{"one_thread", 1, 1, 4096}, Burst{"one_warp", 1, 32, 256},
-                         Burst{"full_gpu", ctas, threads, per_thread}}) {
-    const uint64_t events = uint64_t(b.ctas) * b.threads * b.per_thread;
-    const Summary s_on =
-        measure([&] { launch_record_burst(on, b.ctas, b.threads, b.per_thread, stream); });
-    const Summary s_off =
-        measure([&] { launch_record_burst(off, b.ctas, b.threads, b.per_thread, stream); });
-    add(std::string("record_burst_") + b.name, "on", events, s_on, 0);
-    add(std::string("record_burst_") + b.name, "off", events, s_off, 0);
-  }
+  time_bursts(timer, on, off, ctas, threads, per_thread);
 
   void* d_buf = nullptr;
   XF_CUDA_CHECK(cudaMalloc(&d_buf, chunk * ctas));
   const uint64_t events = uint64_t(ctas) * (2 + threads / 32);
-  const Summary base = measure([&] {
+  const Summary base = timer.measure([&] {
     launch_workload(d_buf, chunk, ctas, threads, passes, WorkloadRecording::kCompiledOut, on,
                     stream);
   });
-  const Summary s_off = measure([&] {
+  const Summary s_off = timer.measure([&] {
     launch_workload(d_buf, chunk, ctas, threads, passes, WorkloadRecording::kOn, off, stream);
   });
-  const Summary s_on = measure([&] {
+  const Summary s_on = timer.measure([&] {
     launch_workload(d_buf, chunk, ctas, threads, passes, WorkloadRecording::kOn, on, stream);
   });
-  add("workload", "compiled_out", 0, base, 1.0);
-  add("workload", "present_off", 0, s_off, s_off.median / base.median);
-  add("workload", "on", events, s_on, s_on.median / base.median);
+  timer.add("workload", "compiled_out", 0, base, 1.0);
+  timer.add("workload", "present_off", 0, s_off, s_off.median / base.median);
+  timer.add("workload", "on", events, s_on, s_on.median / base.median);
   // One recorded run for the trace file.
   launch_workload(d_buf, chunk, ctas, threads, passes, WorkloadRecording::kOn,
                   (*rec)->device_trace(device), stream);
@@ -140,7 +164,8 @@ int benchmark_main(int argc, char** argv) {
     exit_on_error(make_runtime_error("measurement buffer overflowed; lower --events-per-thread"),
                   kProgram);
 
-  exit_on_error(finish_outputs(**rec, flags, {{"trace_overhead.csv", &table}}, table), kProgram);
+  exit_on_error(finish_outputs(**rec, flags, {{"trace_overhead.csv", &timer.table}}, timer.table),
+                kProgram);
   return 0;
 }
 
