@@ -184,6 +184,69 @@ Status Runner::prepare(const RunConfig& c) {
   return Status::Ok();
 }
 
+// launch_agent: GPU g's polling (or TMA) agent for its chunks of `map`, on
+// its agent stream, started after and joined into its main stream.
+void Runner::launch_agent(const RunConfig& c, int g, const DeviceRegion& dv, const ChunkMap& map) {
+  AgentParams ap;
+  ap.first_chunk = map.first_chunk();
+  ap.end_chunk = map.end_chunk();
+  const uint64_t max_slice = c.mechanism == Mechanism::kPollingTma
+                                 ? std::min<uint64_t>(options_.slice_bytes, kTmaMaxSliceBytes)
+                                 : options_.slice_bytes;
+  ap.slice_bytes = std::min<uint64_t>(c.chunk_bytes, max_slice);
+  while (c.chunk_bytes % ap.slice_bytes != 0) ap.slice_bytes /= 2;
+  ap.timeout_ns = options_.timeout_ns;
+  ap.kernel_id = traces::kAgentKernelIdBase + dv.kernel_id;
+  XF_CUDA_CHECK(cudaEventRecord(start_ev_[g], main_[g]));
+  XF_CUDA_CHECK(cudaStreamWaitEvent(agent_[g], start_ev_[g], 0));
+  if (c.mechanism == Mechanism::kPolling) {
+    launch_polling_agent(dv, ap, c.threads, agent_[g]);
+  } else {
+    launch_tma_agent(dv, ap, c.threads, agent_[g]);
+  }
+  XF_CUDA_CHECK(cudaEventRecord(agent_ev_[g], agent_[g]));
+}
+
+// step_barrier: every GPU's next step waits for every GPU's transfers.
+void Runner::step_barrier() {
+  const int G = num_gpus();
+  for (int g = 0; g < G; ++g) {
+    XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+    XF_CUDA_CHECK(cudaEventRecord(done_ev_[g], main_[g]));
+  }
+  for (int g = 0; g < G; ++g) {
+    XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
+    for (int h = 0; h < G; ++h) {
+      if (h != g) XF_CUDA_CHECK(cudaStreamWaitEvent(main_[g], done_ev_[h], 0));
+    }
+  }
+}
+
+// agent_errors: the first error a region's agent or counters recorded on a
+// GPU, as a runtime error naming GPU, region and chunk.
+Status Runner::agent_errors() const {
+  for (size_t ri = 0; ri < regions_.size(); ++ri) {
+    for (int g = 0; g < num_gpus(); ++g) {
+      const AgentError e = regions_[ri]->error(g);
+      if (e.code == kAgentOk) continue;
+      const std::string where = "GPU " + std::to_string(options_.devices[g]) + ", region " +
+                                std::to_string(ri) + ", chunk " + std::to_string(e.chunk);
+      switch (e.code) {
+        case kAgentTimeout:
+          return make_runtime_error(where + " was not ready after the agent waited --timeout " +
+                                    time_text(options_.timeout_ns) +
+                                    " for it: the transfer agent timed out");
+        case kCounterUnderflow:
+          return make_runtime_error(where + ": more decrements than writers (mapping error)");
+        default:
+          return make_runtime_error(where + ": device-side CDP launch failed: " +
+                                    cudaGetErrorString(static_cast<cudaError_t>(e.value)));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool traced,
                                native::TraceRecorder* rec) {
   workload_.reset(regions_, run_index);
@@ -213,24 +276,7 @@ Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool trac
       dv.agent_sample = options_.trace_agent_sample;
       const ChunkMap& map = region.map(g);
       if (c.mechanism == Mechanism::kPolling || c.mechanism == Mechanism::kPollingTma) {
-        AgentParams ap;
-        ap.first_chunk = map.first_chunk();
-        ap.end_chunk = map.end_chunk();
-        const uint64_t max_slice = c.mechanism == Mechanism::kPollingTma
-                                       ? std::min<uint64_t>(options_.slice_bytes, kTmaMaxSliceBytes)
-                                       : options_.slice_bytes;
-        ap.slice_bytes = std::min<uint64_t>(c.chunk_bytes, max_slice);
-        while (c.chunk_bytes % ap.slice_bytes != 0) ap.slice_bytes /= 2;
-        ap.timeout_ns = options_.timeout_ns;
-        ap.kernel_id = traces::kAgentKernelIdBase + dv.kernel_id;
-        XF_CUDA_CHECK(cudaEventRecord(start_ev_[g], main_[g]));
-        XF_CUDA_CHECK(cudaStreamWaitEvent(agent_[g], start_ev_[g], 0));
-        if (c.mechanism == Mechanism::kPolling) {
-          launch_polling_agent(dv, ap, c.threads, agent_[g]);
-        } else {
-          launch_tma_agent(dv, ap, c.threads, agent_[g]);
-        }
-        XF_CUDA_CHECK(cudaEventRecord(agent_ev_[g], agent_[g]));
+        launch_agent(c, g, dv, map);
       }
       workload_.launch_step(step, g, part.row_begin, part.row_end, dv, regions_, run_index,
                             main_[g]);
@@ -262,18 +308,7 @@ Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool trac
         }
       }
     }
-    if (G > 1) {  // barrier: every GPU's next step waits for every GPU's transfers.
-      for (int g = 0; g < G; ++g) {
-        XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
-        XF_CUDA_CHECK(cudaEventRecord(done_ev_[g], main_[g]));
-      }
-      for (int g = 0; g < G; ++g) {
-        XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
-        for (int h = 0; h < G; ++h) {
-          if (h != g) XF_CUDA_CHECK(cudaStreamWaitEvent(main_[g], done_ev_[h], 0));
-        }
-      }
-    }
+    if (G > 1) step_barrier();
   }
   for (int g = 0; g < G; ++g) {
     XF_CUDA_CHECK(cudaSetDevice(options_.devices[g]));
@@ -281,25 +316,7 @@ Result<double> Runner::execute(const RunConfig& c, uint32_t run_index, bool trac
     XF_CUDA_CHECK(cudaStreamSynchronize(agent_[g]));
   }
   const auto t1 = std::chrono::steady_clock::now();
-  for (size_t ri = 0; ri < regions_.size(); ++ri) {
-    for (int g = 0; g < G; ++g) {
-      const AgentError e = regions_[ri]->error(g);
-      if (e.code == kAgentOk) continue;
-      const std::string where = "GPU " + std::to_string(options_.devices[g]) + ", region " +
-                                std::to_string(ri) + ", chunk " + std::to_string(e.chunk);
-      switch (e.code) {
-        case kAgentTimeout:
-          return make_runtime_error(where + " was not ready after the agent waited --timeout " +
-                                    time_text(options_.timeout_ns) +
-                                    " for it: the transfer agent timed out");
-        case kCounterUnderflow:
-          return make_runtime_error(where + ": more decrements than writers (mapping error)");
-        default:
-          return make_runtime_error(where + ": device-side CDP launch failed: " +
-                                    cudaGetErrorString(static_cast<cudaError_t>(e.value)));
-      }
-    }
-  }
+  XF_RETURN_IF_ERROR(agent_errors());
   return std::chrono::duration<double, std::milli>(t1 - t0).count();
 }
 

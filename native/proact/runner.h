@@ -76,6 +76,9 @@ class Runner {
   Status prepare(const RunConfig& config);
   Result<double> execute(const RunConfig& config, uint32_t run_index, bool traced,
                          native::TraceRecorder* recorder);
+  void launch_agent(const RunConfig& config, int g, const DeviceRegion& dv, const ChunkMap& map);
+  void step_barrier();
+  Status agent_errors() const;
   Result<std::string> verify(const RunConfig& config, uint32_t run_index);
   // check_managed_reads: UM verification: every GPU computes a checksum of
   // region r as it reads it (through the managed mapping, wherever the pages
