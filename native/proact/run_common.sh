@@ -30,8 +30,11 @@ failures=0
 
 # run_into DIR NAME ARGS...: one proact invocation, CSV to DIR/NAME.csv,
 # traces under DIR/traces, stdout+stderr to DIR/NAME.log; counts failures.
+# $PROACT_RUN_ONLY (an extended regex): run only the invocations whose NAME
+# matches, e.g. the rest of a campaign part that a time budget cut.
 run_into() {
   local dir=$1 name=$2; shift 2
+  if [ -n "${PROACT_RUN_ONLY:-}" ] && ! [[ $name =~ $PROACT_RUN_ONLY ]]; then return; fi
   local t0=$(date +%s)
   mkdir -p "$dir"
   if "$bin" --csv "$dir/$name.csv" --out "$dir" --format csv "$@" > "$dir/$name.log" 2>&1; then
