@@ -240,7 +240,11 @@ FlagSet halo_replay_flags() {
       .add_string("variant", "", {},
                   "another variant traced beside it, or all (default: the trace's)")
       .add_string("graph", "reduced", {"reduced", "fine"},
-                  "reduced: node 0 alone when nodes tile the rank grid (exact); fine: every rank");
+                  "reduced: node 0 alone when nodes tile the rank grid (exact); fine: every rank")
+      .add_string("scaling", "strong", {"strong", "weak"},
+                  "what --ranks keeps of a paper cube: strong = the paper's global cube (split "
+                  "over the ranks), weak = the trace's block per rank (native --paper at any "
+                  "rank count); boxes always keep their block");
   return f;
 }
 
@@ -273,15 +277,17 @@ Result<std::vector<Case>> variant_cases(const std::string& trace, const Case& c,
 
 // geometry_at: the trace's own geometry at its rank count; at another, the
 // paper's global cube split over `ranks` (strong scaling) or, for boxes
-// (no or an empty `paper` parameter), the trace's block per rank (weak scaling).
-Result<HaloGeometry> geometry_at(const std::string& trace, const HaloRankTrace& t, int ranks) {
+// (no or an empty `paper` parameter) and with `weak`, the trace's block per
+// rank on the split's rank grid (weak scaling).
+Result<HaloGeometry> geometry_at(const std::string& trace, const HaloRankTrace& t, int ranks,
+                                 bool weak) {
   HaloGeometry g = geometry_of(t);
   if (ranks == t.ranks) return g;
   Result<traces::TraceReader> r = traces::TraceReader::open(trace);
   if (!r.ok()) return r.error();
   std::optional<std::string> paper = r->metadata().parameter("paper");
-  if (paper && paper->empty()) paper.reset();  // boxes write it empty
-  int64_t cube = 1 << 20;                      // boxes: only the rank grid comes from the split
+  if (paper && (paper->empty() || weak)) paper.reset();  // boxes write it empty
+  int64_t cube = 1 << 20;  // boxes, weak: only the rank grid comes from the split
   if (paper) {
     Result<int64_t> n = parse_int(*paper);
     if (!n.ok() || *n < 1)
@@ -402,7 +408,7 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
   if (rank_counts->empty()) rank_counts->push_back(t.ranks);
   Table table = halo_replay_table();
   for (const int ranks : *rank_counts) {
-    Result<HaloGeometry> g = geometry_at(trace, t, ranks);
+    Result<HaloGeometry> g = geometry_at(trace, t, ranks, flags.get_string("scaling") == "weak");
     if (!g.ok()) return fail(err, g.error());
     const bool rescaled = ranks != t.ranks;
     HaloNetwork net = netnic->first;
@@ -469,6 +475,27 @@ std::string run_dir(const Case& k) {
       .string();
 }
 
+// FamilySplit: validate's fitted / held-out split of a family
+// (fitted_in_family over the sizes' MPI protocols) and each size's workload:
+// a fitted size its own, a held-out one interpolated between the nearest
+// fitted sizes below and above.
+struct FamilySplit {
+  std::vector<bool> fitted;
+  const std::vector<Case>* fam = nullptr;
+  std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
+  HaloWorkload workload(size_t i) const {
+    const Case& k = (*fam)[i];
+    if (fitted[i]) return k.w;
+    const auto [lo, hi] = bracket(i);
+    return interpolate((*fam)[lo].w, (*fam)[hi].w, geometry_of(k.run.r0()), trace_rates());
+  }
+};
+FamilySplit split_family(const std::vector<Case>& fam) {
+  std::vector<int> protocol;
+  for (const Case& k : fam) protocol.push_back(rendezvous_kinds(geometry_of(k.run.r0())));
+  return {fitted_in_family(protocol), &fam};
+}
+
 }  // namespace
 
 Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance) {
@@ -501,12 +528,12 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
+    const FamilySplit split = split_family(*fam);
     for (size_t i = 0; i < fam->size(); ++i) {
       const Case& k = (*fam)[i];
-      const bool fitted = i == 0 || i + 1 == fam->size();
-      HaloWorkload w = fitted ? k.w
-                              : interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()),
-                                            trace_rates());
+      const bool fitted = split.fitted[i];
+      const HaloWorkload w = split.workload(i);
+      const auto [lo, hi] = split.bracket(i);
       Result<HaloPhases> p = replay_at_own_geometry(k, w);
       if (!p.ok()) return p.error();
       const double meas = k.run.iteration_ns();
@@ -534,7 +561,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                        fitted ? 100 * (k.model_only_ns - meas) / meas : kNaN,
                        w.residual_per_recv_ns / 1000,
                        fitted ? std::string("own trace")
-                              : "interpolated " + fam->front().size + "-" + fam->back().size,
+                              : "interpolated " + (*fam)[lo].size + "-" + (*fam)[hi].size,
                        std::string(measured_source(k.run))});
     }
   }
@@ -598,10 +625,11 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
-    for (size_t i = 1; i + 1 < fam->size(); ++i) {
+    const FamilySplit split = split_family(*fam);
+    for (size_t i = 0; i < fam->size(); ++i) {
+      if (split.fitted[i]) continue;
       const Case& k = (*fam)[i];
-      const HaloWorkload interpolated =
-          interpolate(fam->front().w, fam->back().w, geometry_of(k.run.r0()), trace_rates());
+      const HaloWorkload interpolated = split.workload(i);
       const double meas = k.run.iteration_ns();
       for (const Group& g : kGroups) {
         if (!g.applies(k.w.variant)) continue;

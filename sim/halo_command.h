@@ -31,9 +31,10 @@ struct HaloValidation {
 };
 
 // validate_halo: replays each run (rank-0 trace named or found; siblings are
-// loaded) at its own geometry: sizes at the ends of each variant's range are
-// fitted (their own components), sizes between are held out (components
-// interpolated from the ends).
+// loaded) at its own geometry: the sizes fitted_in_family picks (the ends of
+// each variant's range, and the first rendezvous-side size where another
+// one is left to hold out) are fitted (their own components), the others are
+// held out (components interpolated from the nearest fitted sizes around).
 Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance_pct);
 
 // halo_substitution: for each held-out case among `traces` (as validate_halo

@@ -102,6 +102,38 @@ double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes) {
   return b;
 }
 
+int rendezvous_kinds(const HaloGeometry& g) {
+  int kinds = 0;
+  for (const GeoMessage& m : messages_of(g, 0)) {
+    if (m.dst != m.src && m.bytes > kEagerLimitBytes) kinds |= 1 << (m.kind - 1);
+  }
+  return kinds;
+}
+
+std::vector<bool> fitted_in_family(const std::vector<int>& protocol) {
+  const size_t n = protocol.size();
+  std::vector<bool> fitted(n, false);
+  if (n == 0) return fitted;
+  fitted.front() = fitted.back() = true;
+  for (size_t i = 1; i + 1 < n; ++i) {
+    if (protocol[i] == protocol[i - 1]) continue;
+    for (size_t j = i + 1; j + 1 < n; ++j) {
+      if (protocol[j] == protocol[i]) {
+        fitted[i] = true;
+        break;
+      }
+    }
+  }
+  return fitted;
+}
+
+std::pair<size_t, size_t> fitted_bracket(const std::vector<bool>& fitted, size_t i) {
+  size_t lo = i, hi = i;
+  while (lo > 0 && !fitted[lo]) --lo;
+  while (hi + 1 < fitted.size() && !fitted[hi]) ++hi;
+  return {lo, hi};
+}
+
 namespace {
 // isend_table: the message's kind's table; a workload without one kind (no
 // self messages in its trace) uses the other.

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -114,6 +115,25 @@ struct IsendCopy {
 constexpr double kEagerLimitBytes = 4096;  ///< Open MPI 4.1 btl_vader_eager_limit default.
 IsendCopy isend_copy(const HaloWorkload& w, const GeoMessage& m);
 double ready_ns(const HaloWorkload& w, const GeoMessage& m);
+
+// rendezvous_kinds: the message kinds (bit kind-1: face, edge, corner) that
+// rank 0 of g sends to another rank above kEagerLimitBytes, i.e. by Open MPI's
+// rendezvous protocol. Runs with different sets differ by a step in the MPI
+// latency that no line through sizes on both sides holds (box 16^3 -> 24^3,
+// 2 KiB -> 4.5 KiB faces: +2.2..3.9 us per message; docs/halo_sim.md,
+// "Box 24^3 / 32^3 and the eager limit").
+int rendezvous_kinds(const HaloGeometry& g);
+
+// fitted_in_family: which sizes of a variant's family (ascending; protocol[i]
+// = rendezvous_kinds of size i) are fitted to their own trace: the two ends,
+// and the first size of a protocol that begins inside the range when a
+// larger size of that protocol is still held out below the top end (so the
+// protocol step is in-sample and a held-out size is left on its side). The
+// others are held out.
+std::vector<bool> fitted_in_family(const std::vector<int>& protocol);
+// fitted_bracket: for size i, the nearest fitted sizes below and above it
+// (i itself twice when it is fitted).
+std::pair<size_t, size_t> fitted_bracket(const std::vector<bool>& fitted, size_t i);
 // long_bytes_of: stacked's long-message bytes of rank 0 of g.
 double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes);
 

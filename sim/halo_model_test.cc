@@ -48,6 +48,53 @@ TEST(HaloGeometry, PaperMessageSizesAndSplits) {
   EXPECT_FALSE(split_cube(200, 1 << 20, 3, 27).ok());
 }
 
+// The MPI latency steps at the eager limit (box 16^3 -> 24^3, run 4), so a
+// held-out size must not be interpolated across it when a fitted size on its
+// side can be had, and a held-out size must remain.
+TEST(HaloModel, FittedSizesTakeTheFirstRendezvousSizeAndKeepAHeldOutOne) {
+  auto box = [](int n) {
+    HaloGeometry g;
+    g.procs = {2, 1, 1};
+    g.per_rank = {n, n, n};
+    g.vars = 1;
+    g.pattern = 7;
+    return g;
+  };
+  EXPECT_EQ(rendezvous_kinds(box(16)), 0);  // 2048 B faces: eager
+  EXPECT_EQ(rendezvous_kinds(box(22)), 0);  // 3872 B
+  EXPECT_EQ(rendezvous_kinds(box(23)), 1);  // 4232 B > 4096 B
+  EXPECT_EQ(rendezvous_kinds(box(64)), 1);
+  // Paper cubes at 2 ranks: faces always rendezvous; 800^3's 4800 B edges too.
+  auto cube = [](int n) {
+    HaloGeometry g;
+    g.procs = {2, 1, 1};
+    g.per_rank = {n, n, n};
+    return g;
+  };
+  EXPECT_EQ(rendezvous_kinds(cube(50)), 1);
+  EXPECT_EQ(rendezvous_kinds(cube(100)), 1);
+  EXPECT_EQ(rendezvous_kinds(cube(200)), 3);
+  // A rank's messages to itself never count (1 rank: all self).
+  HaloGeometry alone = box(64);
+  alone.procs = {1, 1, 1};
+  EXPECT_EQ(rendezvous_kinds(alone), 0);
+
+  using V = std::vector<bool>;
+  // Boxes 16/24/32/64 (run 4): 24 fitted, 32 held out between 24 and 64.
+  const V four = fitted_in_family({0, 1, 1, 1});
+  EXPECT_EQ(four, (V{true, true, false, true}));
+  EXPECT_EQ(fitted_bracket(four, 2), (std::pair<size_t, size_t>{1, 3}));
+  EXPECT_EQ(fitted_bracket(four, 1), (std::pair<size_t, size_t>{1, 1}));
+  // Boxes 16/32/64 (runs 1, 2, 4 ranks): 32 stays held out (nothing else would be).
+  const V three = fitted_in_family({0, 1, 1});
+  EXPECT_EQ(three, (V{true, false, true}));
+  EXPECT_EQ(fitted_bracket(three, 1), (std::pair<size_t, size_t>{0, 2}));
+  // Paper cubes 200/400/800: the ends, as before.
+  EXPECT_EQ(fitted_in_family({1, 1, 3}), (V{true, false, true}));
+  EXPECT_EQ(fitted_in_family({5}), (V{true}));
+  EXPECT_EQ(fitted_in_family({}), V{});
+}
+
 TEST(HaloModel, KModelGrowsWithSizeAndOffNodeShare) {
   Result<HaloGeometry> s = split_cube(200, 64, 3, 27), l = split_cube(800, 64, 3, 27);
   ASSERT_TRUE(s.ok() && l.ok());

@@ -3,7 +3,8 @@
 # (run 2): every mode predicts 2..1024 ranks, and the predictions keep the
 # relations the designs imply (issue 15 items 4 and 6, docs/halo_sim.md):
 #   * one row per variant and rank count, iteration > 0, phases >= 0;
-#   * strong scaling (paper cube): 1024 ranks faster than 64;
+#   * strong scaling (paper cube): 1024 ranks faster than 64; --scaling weak
+#     keeps the block per rank;
 #   * hardware doorbell no slower than the CPU in the send path, a real NIC
 #     no slower than the CPU proxy (same components, fewer costs);
 #   * the K-model lower bound (Elis et al. Eq. 1-4) below the replay;
@@ -72,6 +73,12 @@ for graph in reduced fine; do
     --format csv | cut -d, -f1-11 > "$TEST_TMPDIR/$graph.csv"
 done
 cmp -s "$TEST_TMPDIR/reduced.csv" "$TEST_TMPDIR/fine.csv" || fail "reduced graph != fine graph"
+
+# Weak scaling (--scaling weak, the native --paper runs at any rank count):
+# 4 ranks keep the trace's 200^3 block per rank on a 2x2x1 grid.
+"$xferlab" replay "$paper" --ranks 4 --scaling weak --format csv |
+  awk -F, 'NR == 2 && $6 == "200x200x200" && $7 > 0 { ok = 1 } END { exit !ok }' ||
+  fail "--scaling weak does not keep the block per rank"
 
 # The papers' machines: presets exist, cite the paper, and replay at 64 ranks.
 for preset in power9_v100_ib icelake_v100_ib; do

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# The halo / GDA validation table committed in docs/halo_sim/validation.csv is
-# what `xferlab validate` prints for the committed 2-rank traces (runs 2 and 1,
-# docs/halo_sim.md): same rows, same text fields, numbers within 1e-9
-# relative. validate exits 1 because held-out cases exceed 10 %; anything
-# else is a failure. Regenerate the CSV (and the table in docs/halo_sim.md)
-# after a model change:
+# Args: XFERLAB GOLDEN_CSV DIR... — a halo / GDA validation table committed
+# under docs/halo_sim/ is what `xferlab validate DIR... --format csv` prints
+# for the committed traces (docs/halo_sim.md): same rows, same text fields,
+# numbers within 1e-9 relative. validate exits 1 because held-out cases
+# exceed 10 %; anything else is a failure. Regenerate the CSVs (and the
+# tables in docs/halo_sim.md) after a model change:
 #   xferlab validate traces/real/2026-11-22_h200x2_run2/halo \
 #     traces/real/2026-11-22_h200x2/halo --format csv > docs/halo_sim/validation.csv
+#   xferlab validate traces/real/2026-11-26_h200x2_run4/halo_detail \
+#     traces/real/2026-11-26_h200x4_nvswitch/halo --format csv \
+#     > docs/halo_sim/validation_2026-11-26.csv
 set -euo pipefail
 xferlab=$1
 golden=$2
+shift 2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rc=0
-"$xferlab" validate traces/real/2026-11-22_h200x2_run2/halo traces/real/2026-11-22_h200x2/halo \
-  --format csv > "$tmp/v.csv" 2> "$tmp/err" || rc=$?
+"$xferlab" validate "$@" --format csv > "$tmp/v.csv" 2> "$tmp/err" || rc=$?
 [ "$rc" = 0 ] || { [ "$rc" = 1 ] && grep -q "case(s) beyond" "$tmp/err"; } ||
   fail "validate exited $rc: $(cat "$tmp/err")"
 # Split on commas outside quotes, compare field by field.
@@ -43,5 +46,5 @@ paste -d '\n' "$golden" "$tmp/v.csv" | awk '
       print "row " row " field " i ": committed \"" a[i] "\", validate \"" b[i] "\""; bad = 1
     } }
   END { if (NR % 2 || NR == 0) { print "row counts differ"; bad = 1 }; exit bad }' ||
-  fail "docs/halo_sim/validation.csv is stale (regenerate it, see the header of this test)"
+  fail "$golden is stale (regenerate it, see the header of this test)"
 echo PASS

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tools/halo_predict_x4.sh [OUT_CSV] — held-out check of the halo / GPUDirect
+# Async rank rescaling (docs/halo_sim.md, "4 ranks on 4x H200 NVSwitch
+# (2026-11-26): held-out"; issue #26): from run 4's 2-rank traces alone
+# (traces/real/2026-11-26_h200x2_run4/halo_detail, 2x H200), predict every
+# variant and size at 4 ranks on one node of the 4x H200 NVSwitch machine
+# (`replay --ranks 4 --scaling weak --platform h200x4_hgx_nvswitch`: the
+# native runs keep the block per rank, 2x2x1 ranks) and compare with the
+# 4-rank traces of traces/real/2026-11-26_h200x4_nvswitch/halo.
+# Measured = what `xferlab validate` compares a replay with (trace medians:
+# the `total` phase, sa/ki the proxy's recv_all period) and its per-phase
+# columns. Nothing of the 4-rank runs is used by the prediction: every row is
+# held-out; the 2-rank components of each size are that size's own trace
+# (fitted at 2 ranks, residual calibrated to its 2-rank iteration).
+# iteration_wall (CSV avg, µs) of the same configuration at 2 ranks on both
+# machines and at 4 ranks separates the machine from the rank count.
+# Writes OUT_CSV (default docs/halo_sim/x4_heldout.csv) and prints the table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-docs/halo_sim/x4_heldout.csv}
+x=$(readlink -f "${XFERLAB:-bazel-bin/sim/xferlab}")
+two=traces/real/2026-11-26_h200x2_run4/halo_detail
+four=traces/real/2026-11-26_h200x4_nvswitch/halo
+platform=h200x4_hgx_nvswitch
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measured at 4 ranks: validate's rows (variant, size, measured and phases).
+"$x" validate "$four" --format csv --tolerance 1000 --jobs 1 2>/dev/null > "$tmp/measured.csv"
+# iteration_wall avg (µs) per (machine, variant, label).
+for f in "$two"/halo.csv "$two"/boxes.csv; do
+  awk -F, '$6 == "iteration_wall" { print "x2", $1, $2, $8 / 1000 }' "$f"
+done > "$tmp/wall.txt"
+for f in "$four"/halo.csv "$four"/boxes.csv; do
+  awk -F, '$6 == "iteration_wall" { print "x4", $1, $2, $8 / 1000 }' "$f"
+done >> "$tmp/wall.txt"
+
+for v in baseline stream stacked host sa ki; do
+  sizes="200 400 800"
+  case $v in host | sa | ki) sizes="$sizes box16 box32 box64" ;; esac
+  for s in $sizes; do
+    "$x" replay "$two/traces/${v}_gpus2_${s}_rank0.xft.zst" --ranks 4 --scaling weak \
+      --platform $platform --format csv | awk -F, -v s="$s" 'NR == 2 { print $1, s, $7, $8, $9, $10, $11 }'
+  done
+done > "$tmp/pred.txt"
+
+{
+  echo "variant,size,ranks,set,components,measured_us,predicted_us,error_pct,pack_meas_us,pack_sim_us,post_meas_us,post_sim_us,wait_meas_us,wait_sim_us,unpack_meas_us,unpack_sim_us,wall_2rank_x2_us,wall_2rank_x4machine_us,wall_4rank_us,measured_source"
+  awk -F, -v OFS=, '
+    FILENAME ~ /wall/ { split($0, w, " "); wall[w[1], w[2], w[3]] = w[4]; next }
+    FILENAME ~ /measured/ {
+      if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
+      k = $col["variant"] SUBSEP $col["size"]
+      meas[k] = $col["measured_us"]; src[k] = $col["measured_source"]
+      split("pack post wait unpack", ph, " ")
+      for (i = 1; i <= 4; i++) pm[k, ph[i]] = $col[ph[i] "_meas_us"]
+      next
+    }
+    { split($0, p, " "); k = p[1] SUBSEP p[2]
+      if (!(k in meas)) { print "halo_predict_x4: no 4-rank measurement of " p[1] " " p[2] > "/dev/stderr"; exit 1 }
+      m = meas[k]; gda = p[1] == "sa" || p[1] == "ki"
+      printf "%s,%s,4,held-out,2-rank run 4 trace %s (own; fitted at 2 ranks),%.3f,%.3f,%.2f", p[1], p[2], p[2], m, p[3], 100 * (p[3] - m) / m
+      for (i = 1; i <= 4; i++) {
+        if (gda) printf ",,"
+        else printf ",%.3f,%.3f", pm[k, ph[i]], p[3 + i]
+      }
+      printf ",%.3f,%.3f,%.3f,%s\n", wall["x2", p[1], "gpus2_" p[2]], wall["x4", p[1], "gpus2_" p[2]],
+        wall["x4", p[1], "gpus4_" p[2]], src[k]
+    }' "$tmp/wall.txt" "$tmp/measured.csv" "$tmp/pred.txt"
+} > "$out"
+
+awk -F, 'NR == 1 { next }
+  function ph(m, s) { return m == "" ? "–" : sprintf("%.1f / %.1f", m, s) }
+  BEGIN {
+    print "| variant | size | set | measured 4 ranks µs | predicted µs | error % | pack meas/sim | post meas/sim | wait meas/sim | unpack meas/sim | wall 2 ranks x2 → x4 machine → 4 ranks µs |"
+    print "|---|---|---|---|---|---|---|---|---|---|---|"
+  }
+  { a = $8 < 0 ? -$8 : $8; abs[$1] = abs[$1] " " a
+    printf "| %s | %s | %s | %.1f | %.1f | %+.1f | %s | %s | %s | %s | %.1f → %.1f → %.1f |\n", $1, $2, $4, $6, $7, $8,
+      ph($9, $10), ph($11, $12), ph($13, $14), ph($15, $16), $17, $18, $19 }' "$out"
+echo
+echo "wrote $out (regenerate: tools/halo_predict_x4.sh)"
