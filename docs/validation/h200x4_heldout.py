@@ -15,8 +15,9 @@ campaign (2026-11-26): held-out"), made before anything was fitted to it.
 
 Usage (repository root, python3 standard library only):
   docs/validation/h200x4_heldout.py --run    # replays (XFERLAB, default
-                                             # bazel-bin/sim/xferlab; ~1 min), writes
-                                             # the three CSVs, prints the tables
+                                             # bazel-bin/sim/xferlab; ~20 s), writes
+                                             # the three CSVs and the plot
+                                             # (scatter_h200x4_2026-11-26.gp), prints the tables
   docs/validation/h200x4_heldout.py          # prints the tables of the committed CSVs
   docs/validation/h200x4_heldout.py --check  # and checks their rows (//tests:h200x4_heldout_test)
 """
@@ -26,6 +27,7 @@ import glob
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -359,6 +361,8 @@ def main(argv):
         write_csv(f"{OUT}_validate.csv", v)
         write_csv(f"{OUT}_from_2gpu.csv", b)
         write_csv(f"{OUT}_links.csv", links)
+        if shutil.which("gnuplot"):
+            subprocess.run(["gnuplot", "docs/validation/scatter_h200x4_2026-11-26.gp"], check=True)
     v, b, links = (read_csv(f"{OUT}_{n}.csv") for n in ("validate", "from_2gpu", "links"))
     print_tables(v, b, links)
     if "--check" in argv and not check(v, b, links):
