@@ -141,6 +141,14 @@ Status apply_workload_model(Prepared& p, const std::string& gpu_model,
 
 }  // namespace
 
+void use_trace_agent(const ReplayInput& input, Machine& m) {
+  if (input.measured && input.measured->trace_mechanism == "polling_tma" &&
+      m.costs.tma_copy_bw_bytes_per_s > 0) {
+    m.costs.polling_copy_bw_bytes_per_s = m.costs.tma_copy_bw_bytes_per_s;
+    m.costs.agent_workers = m.costs.tma_agent_workers;
+  }
+}
+
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
                          bool measured_only, Scaling scaling) {
@@ -162,12 +170,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
   Result<Machine> m = load_machine(*chosen, all_sets, n, sizing_region(*in, chunk_bytes));
   if (!m.ok()) return m.error();
-  // A polling_tma trace's agent: the TMA variant's rate and workers.
-  if (in->measured && in->measured->trace_mechanism == "polling_tma" &&
-      m->costs.tma_copy_bw_bytes_per_s > 0) {
-    m->costs.polling_copy_bw_bytes_per_s = m->costs.tma_copy_bw_bytes_per_s;
-    m->costs.agent_workers = m->costs.tma_agent_workers;
-  }
+  use_trace_agent(*in, *m);
   // What the workload's kernels move through HBM (shared with transfers).
   in->hbm_bytes_per_output_byte = traffic(in->parameters).hbm_bytes_per_output_byte;
   Prepared p;

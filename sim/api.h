@@ -58,6 +58,12 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
                          bool measured_only = false, Scaling scaling = kDefaultScaling);
 
+// use_trace_agent: a polling_tma trace's agent copies at the TMA variant's
+// rate with its workers (CTAs), not polling's; load_machine cannot know which
+// the trace ran, so every machine built for such a trace goes through here
+// (prepare, and explain's perturbed machines).
+void use_trace_agent(const ReplayInput& input, Machine& m);
+
 // trace_gpu: the [gpu] of the preset describing the GPU a trace was measured
 // on: `chosen` (the trace's platform parameter, else the replay's preset)
 // when its GPU family is the trace's, else the first preset (by name) of

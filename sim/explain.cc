@@ -158,6 +158,7 @@ Result<std::vector<Sensitivity>> sensitivities(const Prepared& p, Mechanism mech
     sets.push_back(info.key + "=" + nt);
     Result<Machine> m = load_machine(p.preset, sets, p.machine.num_gpus, region);
     if (!m.ok()) continue;  // the raised value is invalid (e.g. a ratio above 1)
+    use_trace_agent(p.input, *m);
     Result<ReplayResult> r = simulate_isolated(p.input, *m, ReplayOptions{mechanism});
     if (!r.ok()) return r.error();
     const double rel_t = (r->end_to_end_ns - base_e2e_ns) / base_e2e_ns;
