@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
                {"post_send_us", 3},
                {"wait_recv_us", 3},
                {"unpack_us", 3},
-               {"proxy_front_us", 3}});
+               {"proxy_front_us", 3},
+               {"progress_ns_per_byte", 4}});
   for (const std::string& path : traces) {
     Result<sim::HaloRun> run = sim::load_halo_run(path);
     if (!run.ok()) {
@@ -98,8 +99,8 @@ int main(int argc, char** argv) {
          std::string(peer > sim::kEagerLimitBytes ? "yes" : "no"), us(run->iteration_ns()),
          us(peer_latency_ns(*run, peer)), us(w->isend_peer.at(peer)),
          w->isend_self.empty() ? NAN : us(w->isend_self.at(peer)), phase("pack"),
-         phase("post_send"), phase("wait_recv"), phase("unpack"),
-         gda ? us(w->proxy_front_ns) : NAN});
+         phase("post_send"), phase("wait_recv"), phase("unpack"), gda ? us(w->proxy_front_ns) : NAN,
+         w->progress_ns_per_byte});
   }
   table.write_csv(std::cout);
   return 0;

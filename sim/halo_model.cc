@@ -7,6 +7,8 @@
 #include <map>
 #include <numeric>
 
+#include "hw_model/mpi_progress.h"
+
 namespace xferlab::sim {
 
 namespace {
@@ -201,6 +203,22 @@ void fit_ready(HaloWorkload& w, const std::vector<Sample>& ready, const std::vec
 }
 }  // namespace
 
+double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g) {
+  // A rank's messages to other ranks; the periodic decomposition receives
+  // the mirror image of what it sends, so its payload in equals its payload
+  // out. Its last rendezvous message (the largest) completes when its engine
+  // has moved all of it: the latency line there (host-driven runs complete
+  // every receive at the end of one MPI_Testall, so their line is that time).
+  double out = 0, largest = 0;
+  for (const GeoMessage& m : messages_of(g, 0)) {
+    const double payload = hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes);
+    if (m.dst == m.src || payload <= 0) continue;
+    out += payload;
+    largest = std::max(largest, m.bytes);
+  }
+  return hw_model::progress_ns_per_byte(out, out, largest > 0 ? mpi.at(largest) : 0);
+}
+
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   const HaloRankTrace& r0 = run.r0();
   HaloWorkload w;
@@ -233,6 +251,8 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   w.mpi = fit_by_size(run.mpi_latency);
   w.mpi.a_ns = std::max(0.0, w.mpi.a_ns);
   w.mpi.b_ns_per_byte = std::max(0.0, w.mpi.b_ns_per_byte);
+  w.procs = g.procs;
+  w.progress_ns_per_byte = progress_ns_per_byte_of(w.mpi, g);
   auto phase = [&](const char* p) {
     const double v = run.phase_ns(p);
     return std::isnan(v) ? 0.0 : v;
@@ -278,6 +298,12 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   w.isend_self = merge_tables(a.isend_self, b.isend_self);
   w.isend_peer = merge_tables(a.isend_peer, b.isend_peer);
   w.mpi = mix_fit(fb, a.mpi, b.mpi);
+  // Not mixed: a small size's cost per byte is mostly fixed protocol time
+  // (box 24^3: 4.6 KiB faces, 2.9 ns/B; box 64^3: 0.12 ns/B), so a mix
+  // would put it on larger payloads.
+  HaloGeometry measured = g;
+  measured.procs = a.procs;
+  w.progress_ns_per_byte = progress_ns_per_byte_of(w.mpi, measured);
   w.proxy_complete_ns = mix(fb, a.proxy_complete_ns, b.proxy_complete_ns);
   w.proxy_irecv_ns = mix(fb, a.proxy_irecv_ns, b.proxy_irecv_ns);
   w.pack_phase_ns = mix(fw, a.pack_phase_ns, b.pack_phase_ns);
@@ -323,6 +349,8 @@ struct HaloGraphBuilder {
   std::vector<uint32_t> cpu, gpu, proxy;
   std::vector<uint32_t> out_ep, in_ep, up, down, host_mem;  // per node
   std::map<std::pair<int, int>, uint32_t> route;
+  std::vector<uint32_t> progress, progress_ep;  // per rank, when modelled
+  std::map<std::pair<int, int>, uint32_t> progress_route;
   std::vector<std::vector<GeoMessage>> msgs;
   HaloMarks m;
   std::vector<uint32_t> wait_from;              // receiver's progress starts
@@ -377,6 +405,17 @@ struct HaloGraphBuilder {
       host_mem[n] =
           tg.add_link("host_memory" + std::to_string(n), net.host_memory_bw_bytes_per_s, 0);
     }
+    // MPI progress (hw_model/mpi_progress.h): one processor-shared engine
+    // per rank that the rendezvous payload of its peer messages in flight,
+    // sent and received, moves through.
+    if (w.progress_ns_per_byte > 0) {
+      progress.resize(ranks);
+      progress_ep.resize(ranks);
+      for (int r = 0; r < ranks; ++r) {
+        progress[r] = tg.add_link("progress" + std::to_string(r), 1e9 / w.progress_ns_per_byte, 0);
+        progress_ep[r] = tg.add_endpoint();
+      }
+    }
     use_nic_for_all = mode != HaloMode::kMeasured;
     msgs.resize(ranks);
     for (int r = 0; r < ranks; ++r) msgs[r] = messages_of(g, r);
@@ -401,6 +440,15 @@ struct HaloGraphBuilder {
     if (it != route.end()) return it->second;
     const uint32_t id = tg.add_route(out_ep[a], in_ep[b], {up[a], down[b]});
     route[{a, b}] = id;
+    return id;
+  }
+
+  // progress_of: the route through the engines of ranks a and b.
+  uint32_t progress_of(int a, int b) {
+    auto it = progress_route.find({a, b});
+    if (it != progress_route.end()) return it->second;
+    const uint32_t id = tg.add_route(progress_ep[a], progress_ep[b], {progress[a], progress[b]});
+    progress_route[{a, b}] = id;
     return id;
   }
 
@@ -593,6 +641,18 @@ struct HaloGraphBuilder {
         tg.after(from, wait_from[dst]);
         arrive = tg.delay(cpu[dst], w.mpi.at(msg.bytes));
         tg.after(arrive, from);
+        // A peer message's rendezvous payload also has to pass both ranks'
+        // progress engines, shared with their other messages in flight: it
+        // arrives at the later of its measured latency and that transfer.
+        const double payload = hw_model::rendezvous_payload_bytes(msg.bytes, kEagerLimitBytes);
+        if (!progress.empty() && dst != r && payload > 0) {
+          const uint32_t moved = tg.transfer(progress_of(r, dst), payload);
+          tg.after(moved, from);
+          const uint32_t both = tg.join(cpu[dst]);
+          tg.after(both, arrive);
+          tg.after(both, moved);
+          arrive = both;
+        }
       }
       if (w.residual_per_recv_ns > 0 && mode == HaloMode::kMeasured) {
         const uint32_t handle = tg.work(proxy[dst], w.residual_per_recv_ns);

@@ -58,6 +58,15 @@ struct HaloWorkload {
   /// already has as CPU work (split lines counted them twice: every
   /// stream/stacked replay came out slower than measured).
   LinearFit mpi;
+  /// The rank's MPI progress engine's cost per byte of rendezvous payload
+  /// (hw_model/mpi_progress.h): a peer message's bytes beyond the eager part
+  /// move through the sender's and the receiver's engine, each shared by that
+  /// rank's messages in flight. Derived from this workload's own latency
+  /// line at its own geometry (workload_of: the largest peer message's
+  /// latency over the rank's payload out + in), never from another rank
+  /// count; 0 = no rendezvous payload (each message its latency alone).
+  double progress_ns_per_byte = 0;
+  std::array<int, 3> procs{1, 1, 1};  ///< rank grid of the run it was measured on.
   double pack_phase_ns = 0;  ///< host-driven: compute + pack + sync; stream/stacked: enqueue.
   double unpack_phase_ns = 0;
   double wait_send_ns = 0;
@@ -101,6 +110,9 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack
 // linear in the long bytes; all others linear in the work driver, each
 // through the two points (beyond them: the line extended, times clamped at 0).
+// The progress cost is derived again from the interpolated latency line on
+// g's block at the measured runs' rank grid (a.procs), as workload_of does
+// for a measured size.
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
                          const WorkRates& rates);
 
@@ -115,6 +127,10 @@ struct IsendCopy {
 constexpr double kEagerLimitBytes = 4096;  ///< Open MPI 4.1 btl_vader_eager_limit default.
 IsendCopy isend_copy(const HaloWorkload& w, const GeoMessage& m);
 double ready_ns(const HaloWorkload& w, const GeoMessage& m);
+// progress_ns_per_byte_of: HaloWorkload::progress_ns_per_byte of a run on
+// geometry g whose latency line is `mpi` (hw_model::progress_ns_per_byte of
+// rank 0's peer rendezvous payload and the line at its largest peer message).
+double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g);
 
 // rendezvous_kinds: the message kinds (bit kind-1: face, edge, corner) that
 // rank 0 of g sends to another rank above kEagerLimitBytes, i.e. by Open MPI's

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "hw_model/mpi_progress.h"
 #include "traces/event.h"
 #include "traces/writer.h"
 
@@ -165,7 +166,55 @@ HaloWorkload synthetic(const std::string& variant) {
   w.proxy_complete_ns = 90;
   w.proxy_irecv_ns = 130;
   w.residual_per_recv_ns = 250;
+  w.progress_ns_per_byte = 0.05;  // 20 GB/s per rank's MPI progress engine
   return w;
+}
+
+// A rank's rendezvous payload (bytes beyond the eager part) moves through
+// its own and its peer's MPI progress engine, each shared by that rank's
+// messages in flight; ranks do not share engines. Faces of 32*32*8 = 8192 B
+// (4096 B of payload), 7-point pattern, one node, the latency line flat at
+// 1 us and an engine of 10 ns/B (4096 B alone: 40.96 us).
+TEST(HaloModel, RendezvousPayloadSharesEachRanksProgressEngine) {
+  HaloWorkload w = synthetic("baseline");
+  w.mpi = {1000, 0};
+  w.residual_per_recv_ns = 0;
+  w.progress_ns_per_byte = 10;
+  const double alone_ns = 4096 * 10.0;
+  auto wait_at = [&](std::array<int, 3> procs, const HaloWorkload& wl) {
+    const HaloGeometry g{.procs = procs, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+    HaloNetwork net;
+    net.ranks_per_node = g.ranks();
+    Result<HaloPhases> p = simulate_halo(wl, g, net, HaloMode::kMeasured, NicCosts{});
+    EXPECT_TRUE(p.ok());
+    return p.ok() ? p->wait_ns : 0.0;
+  };
+  // 2 ranks (2x1x1): both x faces go to the other rank and both come back,
+  // so 4 payloads share each engine: 4x one alone.
+  const double two = wait_at({2, 1, 1}, w);
+  EXPECT_NEAR(two, 4 * alone_ns, 1);
+  EXPECT_NEAR(two, hw_model::processor_shared_finish_ns({4096, 4096, 4096, 4096}, 10)[0], 1);
+  // 4 ranks (2x2x1): 4 faces out and 4 in per engine: twice the 2-rank
+  // time, not 4x (the other ranks' messages use their own engines).
+  const double four = wait_at({2, 2, 1}, w);
+  EXPECT_NEAR(four, 8 * alone_ns, 1);
+  // Without the engines every message takes its latency alone, whatever
+  // the rank count (the model before: 1 us at 2 and at 4 ranks).
+  HaloWorkload independent = w;
+  independent.progress_ns_per_byte = 0;
+  EXPECT_NEAR(wait_at({2, 1, 1}, independent), 1000, 1);
+  EXPECT_NEAR(wait_at({2, 2, 1}, independent), 1000, 1);
+  // The cost per byte derived from a 2-rank latency line gives that latency
+  // back at 2 ranks: a flat 200 us line -> 200 us / (2 x 8192 B) per byte.
+  w.mpi = {200000, 0};
+  const HaloGeometry g2{.procs = {2, 1, 1}, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+  w.progress_ns_per_byte = progress_ns_per_byte_of(w.mpi, g2);
+  EXPECT_DOUBLE_EQ(w.progress_ns_per_byte, 200000 / (2 * 2 * 4096.0));
+  EXPECT_NEAR(wait_at({2, 1, 1}, w), 200000, 1);
+  EXPECT_NEAR(wait_at({2, 2, 1}, w), 400000, 1);
+  // Eager faces (16^3 of one double: 2048 B) never enter an engine.
+  const HaloGeometry eager{.procs = {2, 2, 1}, .per_rank = {16, 16, 16}, .vars = 1, .pattern = 7};
+  EXPECT_EQ(progress_ns_per_byte_of(w.mpi, eager), 0);
 }
 
 TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
