@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -412,7 +413,11 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   EXPECT_NEAR(run->iteration_ns(), total, 1);
   EXPECT_NEAR(run->phase_ns("pack"), 10000, 1);
   EXPECT_NEAR(run->phase_ns("post_send"), 3000, 1);
-  ASSERT_FALSE(run->mpi_latency.empty());
+  // 10 timed iterations x 2 ranks: 2 faces to the other rank, 4 to self.
+  ASSERT_EQ(run->mpi_latency.size(), 120u);
+  const auto to_self = std::count_if(run->mpi_latency.begin(), run->mpi_latency.end(),
+                                     [](const Sample& s) { return s.self; });
+  EXPECT_EQ(to_self, 80);
   Result<HaloWorkload> w = workload_of(*run, WorkRates{});
   ASSERT_TRUE(w.ok()) << w.error().message;
   EXPECT_NEAR(w->irecv_ns, 100, 1);

@@ -540,7 +540,7 @@ Result<HaloRun> load_halo_run(const std::string& path) {
         auto w = std::upper_bound(recv.wait_begin_t.begin(), recv.wait_begin_t.end(), done);
         const double wait = w == recv.wait_begin_t.begin() ? -1e300 : *std::prev(w);
         const double from = std::max(post, wait);
-        if (done >= from) run.mpi_latency.push_back({bytes, done - from});
+        if (done >= from) run.mpi_latency.push_back({bytes, done - from, peer == r});
       }
     }
   }
