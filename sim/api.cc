@@ -133,9 +133,11 @@ Status apply_workload_model(Prepared& p, const std::string& gpu_model,
                   format_number(wm->output_bytes / 1048576, 4) + " MiB per iteration on " +
                   std::to_string(n) + " GPUs (traced on " + std::to_string(wm->traced_gpus) +
                   "): each producer computes " + format_number(share, 4) + " of it, compute x " +
-                  format_number(share / traced, 4) +
-                  " per traced producer (linear in the work), every part to all " +
-                  std::to_string(n - 1) + " peers\n";
+                  format_number(share / traced, 4) + " per traced producer (linear in the work" +
+                  (wm->pattern == Pattern::kBroadcast
+                       ? ""
+                       : "; each GPU a contiguous slice of the region, its chunks as traced") +
+                  "), every part to all " + std::to_string(n - 1) + " peers\n";
   return Status::Ok();
 }
 

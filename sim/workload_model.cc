@@ -150,6 +150,78 @@ Result<WorkloadModel> workload_model(const ReplayInput& in, const hw_model::GpuC
   return m;
 }
 
+namespace {
+
+// Source: one traced producer kernel as strong scaling reads it: its chunks
+// in region (offset) order, where each begins in the region, and whether
+// its chunks ran in sequence (docs/scaling.md, "Cost profile").
+struct Source {
+  const KernelInput* kernel = nullptr;
+  std::vector<ChunkInput> chunks;  ///< by index (program order = offset order).
+  std::vector<double> offset;      ///< bytes before each chunk in the region.
+  double bytes = 0;
+  double first_ns = 0;   ///< earliest first write of the kernel.
+  bool ordered = false;  ///< median chunk span <= kSequentialSpanFraction x duration.
+};
+
+Source source(const KernelInput& k) {
+  Source s;
+  s.kernel = &k;
+  s.chunks = k.chunks;
+  std::stable_sort(s.chunks.begin(), s.chunks.end(),
+                   [](const ChunkInput& a, const ChunkInput& b) { return a.index < b.index; });
+  std::vector<double> spans;
+  s.first_ns = s.chunks.empty() ? 0 : s.chunks.front().first_write_ns;
+  for (const ChunkInput& c : s.chunks) {
+    s.offset.push_back(s.bytes);
+    s.bytes += static_cast<double>(c.size_bytes);
+    s.first_ns = std::min(s.first_ns, c.first_write_ns);
+    spans.push_back(c.ready_ns - c.first_write_ns);
+  }
+  if (!spans.empty()) {
+    std::nth_element(spans.begin(), spans.begin() + spans.size() / 2, spans.end());
+    s.ordered = spans[spans.size() / 2] <= kSequentialSpanFraction * k.duration_ns;
+  }
+  return s;
+}
+
+// add_piece: bytes [a, b) of source `s` to kernel `k`, starting `start_ns`
+// into it; returns the piece's compute time (linear in its bytes) and
+// raises *pole_ns to its chunks' latest ready time. The chunks keep their
+// traced times rebased to the time the source began the piece, compressed
+// into the piece's time where they exceed it; where the source ran its
+// chunks in sequence, none is ready sooner than its own traced span.
+double add_piece(const Source& s, double a, double b, double start_ns, KernelInput& k,
+                 double* pole_ns) {
+  std::vector<ChunkInput> piece;
+  for (size_t i = 0; i < s.chunks.size(); ++i) {
+    const double x0 = std::max(a, s.offset[i]);
+    const double x1 = std::min(b, s.offset[i] + static_cast<double>(s.chunks[i].size_bytes));
+    if (x1 <= x0) continue;
+    ChunkInput c = s.chunks[i];
+    c.size_bytes = static_cast<uint64_t>(std::llround(x1) - std::llround(x0));
+    if (c.size_bytes > 0) piece.push_back(c);
+  }
+  const double time_ns = s.bytes > 0 ? s.kernel->duration_ns * (b - a) / s.bytes : 0;
+  if (piece.empty()) return time_ns;
+  double began = piece.front().first_write_ns, span = 0;
+  for (const ChunkInput& c : piece) began = std::min(began, c.first_write_ns);
+  began -= s.first_ns;
+  for (const ChunkInput& c : piece) span = std::max(span, c.ready_ns - began);
+  const double fit = span > time_ns ? time_ns / span : 1;
+  for (ChunkInput& c : piece) {
+    const double own = s.ordered ? c.ready_ns - c.first_write_ns : 0;
+    c.index = static_cast<uint32_t>(k.chunks.size());
+    c.ready_ns = start_ns + std::max(own, fit * (c.ready_ns - began));
+    c.first_write_ns = std::min(start_ns + fit * (c.first_write_ns - began), c.ready_ns);
+    *pole_ns = std::max(*pole_ns, c.ready_ns);
+    k.chunks.push_back(c);
+  }
+  return time_ns;
+}
+
+}  // namespace
+
 Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& model,
                                  uint32_t num_gpus) {
   if (model.pattern == Pattern::kOther) {
@@ -160,55 +232,53 @@ Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& mod
   ReplayInput out = in;
   out.num_gpus = num_gpus;
   for (IterationInput& it : out.iterations) {
-    std::vector<KernelInput> src;
-    double total = 0;
+    std::vector<KernelInput> producers;
     for (KernelInput& k : it.kernels) {
       double bytes = 0;
       for (const ChunkInput& c : k.chunks) bytes += static_cast<double>(c.size_bytes);
-      if (bytes <= 0) continue;
-      total += bytes;
-      src.push_back(std::move(k));
+      if (bytes > 0) producers.push_back(std::move(k));
     }
     it.kernels.clear();
-    if (src.empty()) continue;
+    if (producers.empty()) continue;
     if (model.pattern == Pattern::kBroadcast) {
-      src.front().dest_mask = 0;
-      it.kernels.push_back(std::move(src.front()));
+      producers.front().dest_mask = 0;
+      it.kernels.push_back(std::move(producers.front()));
       continue;
+    }
+    // The region: the producers' parts in GPU order (the native partition,
+    // native/proact/chunk_map.h partition_rows), each in offset order.
+    std::sort(producers.begin(), producers.end(),
+              [](const KernelInput& a, const KernelInput& b) { return a.gpu < b.gpu; });
+    std::vector<Source> sources;
+    double total = 0;
+    for (const KernelInput& k : producers) {
+      sources.push_back(source(k));
+      total += sources.back().bytes;
     }
     const double share = total / num_gpus;
     for (uint32_t g = 0; g < num_gpus; ++g) {
-      const KernelInput& s = src[g % src.size()];
-      std::vector<ChunkInput> order = s.chunks;
-      std::stable_sort(order.begin(), order.end(), [](const ChunkInput& a, const ChunkInput& b) {
-        return a.ready_ns < b.ready_ns;
-      });
-      double source_bytes = 0;
-      for (const ChunkInput& c : order) source_bytes += static_cast<double>(c.size_bytes);
+      // GPU g: the contiguous bytes [lo, hi) of the region (whole bytes: the
+      // slices add up to the region).
+      const double lo = static_cast<double>(std::llround(share * g));
+      const double hi = static_cast<double>(std::llround(share * (g + 1)));
       KernelInput k;
       k.gpu = g;
-      k.begin_ns = s.begin_ns;
       k.dest_mask = 0;
-      // Whole bytes: the shares add up to the region (the last GPU takes the rest).
-      const uint64_t want = static_cast<uint64_t>(std::llround(share * (g + 1))) -
-                            static_cast<uint64_t>(std::llround(share * g));
-      uint64_t have = 0;
-      double last_ready = 0;
-      for (uint64_t rep = 0; have < want; ++rep) {
-        const double shift = static_cast<double>(rep) * s.duration_ns;
-        for (const ChunkInput& c : order) {
-          if (have >= want) break;
-          ChunkInput n = c;
-          n.size_bytes = std::min<uint64_t>(c.size_bytes, want - have);
-          n.first_write_ns += shift;
-          n.ready_ns += shift;
-          have += n.size_bytes;
-          last_ready = n.ready_ns;
-          k.chunks.push_back(n);
+      double base = 0, time_ns = 0, pole_ns = 0;
+      bool first = true;
+      for (const Source& s : sources) {
+        const double a = std::max(lo, base), b = std::min(hi, base + s.bytes);
+        if (b > a) {
+          if (first) k.begin_ns = s.kernel->begin_ns, first = false;
+          const double piece_ns = add_piece(s, a - base, b - base, time_ns, k, &pole_ns);
+          time_ns += piece_ns;
         }
+        base += s.bytes;
       }
-      k.duration_ns =
-          std::max(s.duration_ns * static_cast<double>(want) / source_bytes, last_ready);
+      k.duration_ns = std::max(time_ns, pole_ns);
+      std::stable_sort(
+          k.chunks.begin(), k.chunks.end(),
+          [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
       it.kernels.push_back(std::move(k));
     }
   }

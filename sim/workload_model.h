@@ -84,16 +84,31 @@ struct WorkloadModel {
 Result<WorkloadModel> workload_model(const ReplayInput& input,
                                      const hw_model::GpuConfig* trace_gpu);
 
+// kSequentialSpanFraction: a traced kernel ran its chunks in sequence (its
+// chunks' ready times order its work by offset, and a chunk's own span
+// first write -> ready bounds any slice holding it) when the median chunk
+// span is at most this fraction of the kernel: at least two generations of
+// chunks. Above it the chunks ran side by side (one wave, or ready times
+// interpolated from one sampled CTA) and their spans measure the sharing,
+// not the chunk (docs/scaling.md, "Cost profile").
+inline constexpr double kSequentialSpanFraction = 0.5;
+
 // strong_scale: the fixed problem on `num_gpus` GPUs, by the pattern.
-// All-gather: GPU g computes 1/num_gpus of the region with the timeline of
-// source GPU (g mod producers): it keeps the source's chunks in ready order
-// until its share of bytes (the source's stream repeated back to back when
-// the share exceeds it), each at its traced time (a CTA takes as long as
-// traced; fewer CTAs run), and its kernel takes share / source bytes of the
-// source's duration (compute linear in the work), at least its last chunk's
-// ready time. Broadcast: the producer keeps its whole kernel. Every chunk
-// goes to every other GPU. At the trace's own GPU count an input whose
-// producers made equal parts is returned unchanged. Pattern kOther: error.
+// All-gather: the region is the producers' parts in GPU order, each in
+// chunk-index (offset) order, as the native partition lays it out; GPU g
+// computes the contiguous bytes [g/N, (g+1)/N) of it (whole bytes), taken
+// from the source producer(s) by offset (a chunk cut by a slice boundary is
+// split). Each piece of a source takes its bytes / the source's bytes of
+// the source's duration (linear in the work), the pieces back to back; its
+// chunks keep their traced times rebased to when the source began the piece
+// (earliest first write), compressed into the piece's time where they
+// exceed it, and, when the source ran its chunks in sequence
+// (kSequentialSpanFraction), none is ready sooner than its own traced span
+// (first write -> ready): the kernel takes the larger of the pieces' time
+// and its latest chunk. Broadcast: the producer keeps its whole kernel.
+// Every chunk goes to every other GPU. At the trace's own GPU count an
+// input whose producers made equal parts is returned unchanged. Pattern
+// kOther: error.
 Result<ReplayInput> strong_scale(const ReplayInput& input, const WorkloadModel& model,
                                  uint32_t num_gpus);
 

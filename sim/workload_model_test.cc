@@ -1,9 +1,13 @@
 // sim/workload_model_test.cc — the workload model on inputs built by hand:
-// strong scaling (shares, patterns), traffic, and the roofline ratio against
+// strong scaling (shares, patterns, slices by offset with their traced
+// cost: long chunks, stragglers, side-by-side chunks), traffic, and the roofline ratio against
 // the presets' [gpu] sections.
 #include "sim/workload_model.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "hw_model/platform.h"
 
@@ -129,6 +133,121 @@ TEST(StrongScale, ComputePerGpuIsInverseInGpus) {
   double total = 0;
   for (const KernelInput& k : s3->iterations[0].kernels) total += bytes(k);
   EXPECT_DOUBLE_EQ(total, 16.0 * kMiB);
+}
+
+// at: the chunk of `k` whose ready time is `ready_ns` (nullptr if none).
+const ChunkInput* at(const KernelInput& k, double ready_ns) {
+  for (const ChunkInput& c : k.chunks) {
+    if (std::abs(c.ready_ns - ready_ns) < 1e-9) return &c;
+  }
+  return nullptr;
+}
+
+// A long chunk (one heavy CTA, as PageRank's hub row) stays in the slice of
+// the region that holds it: the GPU computing that slice waits for it, the
+// others do not (docs/scaling.md, "Cost profile").
+TEST(StrongScale, ALongChunkLengthensOnlyItsSlice) {
+  ReplayInput in = input(2, 2);  // 8 chunks of 1 MiB per GPU, chunk i over [i, i+1) us
+  for (IterationInput& it : in.iterations) {
+    ChunkInput& hub = it.kernels[0].chunks[0];
+    hub.ready_ns = 6000;  // chunk 0 of GPU 0 runs 6 us
+    std::sort(it.kernels[0].chunks.begin(), it.kernels[0].chunks.end(),
+              [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
+  }
+  for (IterationInput& it : in.iterations) {
+    for (KernelInput& k : it.kernels) {
+      for (ChunkInput& c : k.chunks) c.index = static_cast<uint32_t>(c.first_write_ns / 1000);
+    }
+  }
+  Result<WorkloadModel> m = workload_model(in, nullptr);
+  ASSERT_TRUE(m.ok());
+  Result<ReplayInput> s = strong_scale(in, *m, 4);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const std::vector<KernelInput>& k = s->iterations[0].kernels;
+  ASSERT_EQ(k.size(), 4u);
+  // GPU 0 computes GPU 0's chunks 0-3: 4 us of work, but chunk 0 takes 6.
+  EXPECT_DOUBLE_EQ(k[0].duration_ns, 6000);
+  EXPECT_NE(at(k[0], 6000), nullptr);
+  // GPUs 1-3: half a traced producer each, 4 us.
+  for (size_t g = 1; g < 4; ++g) EXPECT_DOUBLE_EQ(k[g].duration_ns, 4000) << "GPU " << g;
+  // GPU 1 computes GPU 0's chunks 4-7 (by offset), rebased to its start.
+  EXPECT_DOUBLE_EQ(k[1].chunks.front().ready_ns, 1000);
+  EXPECT_DOUBLE_EQ(k[1].chunks.back().ready_ns, 4000);
+}
+
+// A late chunk (an out-of-order straggler, Jacobi's chunk 77) stays with
+// its neighbours in offset: the slice holding it ends with it instead of
+// trading it for an earlier-ready chunk of the next slice.
+TEST(StrongScale, AStragglerStaysInItsSlice) {
+  ReplayInput in = input(2, 2);
+  for (IterationInput& it : in.iterations) {
+    for (KernelInput& k : it.kernels) {
+      for (ChunkInput& c : k.chunks) c.index = static_cast<uint32_t>(c.first_write_ns / 1000);
+    }
+    std::vector<ChunkInput>& c = it.kernels[0].chunks;
+    c[3].ready_ns = 7500;  // chunk 3 begins at 3 us, ready at 7.5
+    std::sort(c.begin(), c.end(),
+              [](const ChunkInput& a, const ChunkInput& b) { return a.ready_ns < b.ready_ns; });
+  }
+  Result<WorkloadModel> m = workload_model(in, nullptr);
+  ASSERT_TRUE(m.ok());
+  Result<ReplayInput> s = strong_scale(in, *m, 4);
+  ASSERT_TRUE(s.ok());
+  const KernelInput& g0 = s->iterations[0].kernels[0];
+  ASSERT_EQ(g0.chunks.size(), 4u);
+  // Its own span (4.5 us) outlasts the slice's 4 us: the kernel ends with it.
+  EXPECT_DOUBLE_EQ(g0.chunks.back().ready_ns, 4500);
+  EXPECT_DOUBLE_EQ(g0.duration_ns, 4500);
+  // GPU 1 gets chunks 4-7, none of them the straggler.
+  const KernelInput& g1 = s->iterations[0].kernels[1];
+  EXPECT_DOUBLE_EQ(g1.duration_ns, 4000);
+  EXPECT_EQ(at(g1, 3500), nullptr);
+}
+
+// Chunks that ran side by side (every chunk's span is the kernel: one wave,
+// or ready times from one sampled CTA) say nothing about a slice: the
+// slices take their share of the work, their chunks compressed into it.
+TEST(StrongScale, SideBySideChunksTakeTheLinearShare) {
+  ReplayInput in = input(2, 2);
+  for (IterationInput& it : in.iterations) {
+    for (KernelInput& k : it.kernels) {
+      for (size_t i = 0; i < k.chunks.size(); ++i) {
+        k.chunks[i].index = static_cast<uint32_t>(i);
+        k.chunks[i].first_write_ns = 0;
+        k.chunks[i].ready_ns = 8000;
+      }
+    }
+  }
+  Result<WorkloadModel> m = workload_model(in, nullptr);
+  ASSERT_TRUE(m.ok());
+  Result<ReplayInput> s = strong_scale(in, *m, 4);
+  ASSERT_TRUE(s.ok());
+  for (const KernelInput& k : s->iterations[0].kernels) {
+    EXPECT_DOUBLE_EQ(k.duration_ns, 4000);
+    for (const ChunkInput& c : k.chunks) EXPECT_DOUBLE_EQ(c.ready_ns, 4000);
+  }
+}
+
+// Three GPUs from two: the middle GPU's slice is the end of GPU 0's part
+// and the start of GPU 1's, back to back.
+TEST(StrongScale, ASliceAcrossTwoProducers) {
+  ReplayInput in = input(2, 2);
+  for (IterationInput& it : in.iterations) {
+    for (KernelInput& k : it.kernels) {
+      for (size_t i = 0; i < k.chunks.size(); ++i) k.chunks[i].index = static_cast<uint32_t>(i);
+    }
+  }
+  Result<WorkloadModel> m = workload_model(in, nullptr);
+  ASSERT_TRUE(m.ok());
+  Result<ReplayInput> s = strong_scale(in, *m, 3);
+  ASSERT_TRUE(s.ok());
+  const KernelInput& mid = s->iterations[0].kernels[1];
+  // 16/3 MiB from 16/3 to 32/3 MiB: GPU 0's bytes 16/3..8 MiB (2.67 us of
+  // its work), then GPU 1's 0..8/3 MiB (2.67 us) from there on.
+  EXPECT_NEAR(mid.duration_ns, 16000.0 / 3, 0.01);  // whole bytes: 5592406 of 16 MiB
+  EXPECT_NEAR(bytes(mid), 16.0 * kMiB / 3, 1);
+  EXPECT_NEAR(mid.chunks.back().ready_ns, 16000.0 / 3, 0.01);
+  EXPECT_EQ(mid.chunks.size(), 6u);  // chunks 5, 6, 7 of GPU 0 (5 cut), 0, 1, 2 of GPU 1 (2 cut)
 }
 
 TEST(StrongScale, BroadcastKeepsTheProducerAndOtherIsAnError) {

@@ -2,9 +2,10 @@
 # The held-out tables of the 4x H200 NVSwitch campaign of 2026-11-26
 # (docs/validation/h200x4_2026-11-26_*.csv, docs/validation.md): the script
 # that prints them checks the committed rows (counts, every row held-out,
-# errors consistent with their columns), and two rows of the 2-GPU ->
-# 4-GPU table are replayed again (jacobi memcpy and polling, strong scaling)
-# to catch drift. After a model change that moves them:
+# errors consistent with their columns; the held-out 2-GPU -> 4-GPU table
+# as committed at 7ed7081, the revised one with the same rows), and two rows
+# of the revised table (today's strong scaling) are replayed again (jacobi
+# memcpy and polling) to catch drift. After a model change that moves them:
 #   docs/validation/h200x4_heldout.py --run   (and the tables in docs/validation.md)
 set -euo pipefail
 xferlab=$1
