@@ -130,26 +130,71 @@ TEST(CalibrateTest, CalibrateFitsBothLinksAndWritesLoadablePreset) {
   EXPECT_TRUE(again->fitted_on.ends_with("; synthetic.csv")) << again->fitted_on;
 }
 
-TEST(CalibrateTest, TmaSliceTurnaroundFromSingleChunkRows) {
+// PROACT micro rows generated from known agent costs: 256 MiB per GPU, none
+// 0.7 ms at every chunk size, the agent starting when the first chunk is
+// written and copying B / (slice × workers) slices of fixed + slice / bw.
+std::vector<ProactMicroRow> synthetic_agent_rows(const std::string& mechanism, int64_t threads,
+                                                 double fixed_ns, double worker_bw) {
+  const double bytes = 256.0 * 1024 * 1024, none_ms = 0.7;
+  std::vector<ProactMicroRow> rows;
+  for (double chunk = 4096; chunk < bytes; chunk *= 4) {
+    const double slice = std::min(16384.0, chunk), workers = static_cast<double>(threads) / 32;
+    const double ms = chunk / bytes * none_ms +
+                      bytes / slice / workers * (fixed_ns + slice / worker_bw * 1e9) * 1e-6;
+    rows.push_back({mechanism, chunk, threads, ms, static_cast<int>(rows.size()) + 2});
+  }
+  return rows;
+}
+
+// The agents' costs per slice, a fixed part and a per-byte rate, come back
+// from their multi-chunk rows; the single-chunk rows (copied after the
+// kernel; at many threads link-bound) and the link-bound thread counts do
+// not count. Before, the per-thread rate was B / (threads × T) over every
+// row with T >= 2 × none, single-chunk ones included, and the TMA
+// turnaround one constant from the single-chunk rows.
+TEST(CalibrateTest, AgentSliceCostsFromMultiChunkRows) {
   CalibrationInputs in = synthetic_inputs();
   add_copy_engine_rows(in);
-  // 256 MiB per GPU, none 0.7 ms; a copy-bound polling row (required); a
-  // TMA row of one 256 MiB chunk at 1024 threads (32 CTAs) copying at
-  // 200 GB/s: turnaround = 32 x 16 KiB / 200 GB/s = 2.62 us. The 8192-thread
-  // row is link-bound (rate >= 0.9 x the link) and must not count.
-  const double bytes = 256.0 * 1024 * 1024, ms = bytes / 200e9 * 1e3;
-  in.proact_micro = {{"none", bytes, 0, 0.7, 2},
-                     {"polling", bytes, 1024, 2.5, 3},
-                     {"polling_tma", bytes, 1024, 0.7 + ms, 4},
-                     {"polling_tma", bytes, 8192, 0.7 + bytes / 1e12 * 1e3, 5}};
+  const double bytes = 256.0 * 1024 * 1024;
+  std::vector<ProactMicroRow> rows;
+  for (double chunk = 4096; chunk <= bytes; chunk *= 4) rows.push_back({"none", chunk, 0, 0.7, 2});
+  for (const auto& r : synthetic_agent_rows("polling", 1024, 670, 32 * 175e6)) rows.push_back(r);
+  for (const auto& r : synthetic_agent_rows("polling_tma", 1024, 880, 16e9)) rows.push_back(r);
+  // Single chunks: copied after the kernel (faster per byte than the model,
+  // as measured), and link-bound at 8192 threads: must not count.
+  rows.push_back({"polling", bytes, 1024, 0.7 + 1.5, 90});
+  rows.push_back({"polling", bytes, 8192, 0.7 + bytes / 345e9 * 1e3, 91});
+  rows.push_back({"polling_tma", bytes, 1024, 0.7 + 0.5, 92});
+  // Many threads at the link, slower than the agents would be: not agent-bound.
+  rows.push_back({"polling_tma", 1048576, 8192, 0.95, 93});
+  rows.push_back({"polling", 4096, 8192, 0.8, 94});
+  in.proact_micro = rows;
   in.proact_micro_file = "traces/real/x/micro.csv";
   Result<CalibrationResult> r = calibrate_from(
       in, {{"gpu_link.format", "nvlink4"}, {"software.tma_slice_turnaround", "0ns"}});
   ASSERT_TRUE(r.ok()) << r.error().message;
-  // One row: no error from the fit, so 4 significant digits (2621.44 ns).
-  EXPECT_EQ(r->platform.software.tma_slice_turnaround_ns, 2621);
-  EXPECT_EQ(r->platform.uncertainties.count("software.tma_slice_turnaround"), 0u);
+  const SoftwareConfig& sw = r->platform.software;
+  EXPECT_NEAR(sw.polling_slice_overhead_ns, 670, 1);
+  EXPECT_NEAR(sw.copy_bw_per_thread_bytes_per_s, 175e6, 0.2e6);
+  EXPECT_NEAR(sw.tma_slice_turnaround_ns, 880, 1);
+  EXPECT_NEAR(sw.tma_slice_bw_bytes_per_s, 16e9, 0.02e9);
+  for (const char* key : {"software.polling_slice_overhead", "software.copy_bw_per_thread",
+                          "software.tma_slice_turnaround", "software.tma_slice_bw"}) {
+    EXPECT_NE(r->platform.sources.at(key).find("x/micro.csv"), std::string::npos) << key;
+  }
+  // Every multi-chunk agent row at 1024 threads is reproduced in-sample.
+  for (const Comparison& c : r->comparisons) {
+    if (c.group.find("1024 threads") != std::string::npos && c.name != "256 MiB chunks" &&
+        c.group.find("cdp") == std::string::npos) {
+      EXPECT_NEAR(c.error(), 0, 1e-3) << c.group << " " << c.name;
+    }
+  }
   EXPECT_NE(r->platform.fitted_on.find("x/micro.csv"), std::string::npos) << r->platform.fitted_on;
+  // The dump loads back with the new keys.
+  Result<Platform> again = parse_platform(dump_platform(r->platform), "calibrated.toml");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->software.polling_slice_overhead_ns, sw.polling_slice_overhead_ns);
+  EXPECT_EQ(again->software.tma_slice_bw_bytes_per_s, sw.tma_slice_bw_bytes_per_s);
 }
 
 // Noisy copy-engine rows (T = 9 us + size / 390 GB/s, +-2 % alternately):

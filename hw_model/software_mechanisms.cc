@@ -45,6 +45,12 @@ const Param<S> kSoftwareParams[] = {
     {"polling_sm_share", Unit::kNone,
      "compute slowdown while the polling agent runs (0 = from its warp slots)",
      &S::polling_sm_share},
+    {"polling_slice_overhead", Unit::kTimeNs,
+     "a polling warp's fixed cost per slice copied to a peer (plus the per-byte rate)",
+     &S::polling_slice_overhead_ns},
+    {"tma_slice_bw", Unit::kBandwidthBytesPerS,
+     "TMA agent: one CTA's per-byte rate on top of tma_slice_turnaround (0 = none)",
+     &S::tma_slice_bw_bytes_per_s},
 };
 
 constexpr double kWarpThreads = 32;
@@ -69,6 +75,9 @@ Status SoftwareConfig::validate() const {
   if (!(agent_slice_bytes >= 16)) return make_error("key 'agent_slice': must be >= 16B");
   if (!(tma_slice_turnaround_ns >= 0))
     return make_error("key 'tma_slice_turnaround': must be >= 0");
+  if (!(tma_slice_bw_bytes_per_s >= 0)) return make_error("key 'tma_slice_bw': must be >= 0");
+  if (!(polling_slice_overhead_ns >= 0))
+    return make_error("key 'polling_slice_overhead': must be >= 0");
   if (!(store_bytes_per_thread > 0)) return make_error("key 'store_bytes_per_thread': must be > 0");
   if (!(cdp_launch_interval_ns >= 0)) return make_error("key 'cdp_launch_interval': must be >= 0");
   if (!(polling_sm_share >= 0 && polling_sm_share < 1))
@@ -110,11 +119,23 @@ double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape&
 }
 
 double SoftwareMechanisms::tma_copy_bw_bytes_per_s(double chunk_bytes) const {
-  if (config_.tma_slice_turnaround_ns <= 0) return 0;
-  const double ctas = std::max<double>(1, std::floor(config_.transfer_threads / kWarpThreads));
   const double slice = chunk_bytes > 0 ? std::min(config_.agent_slice_bytes, chunk_bytes)
                                        : config_.agent_slice_bytes;
-  return ctas * slice / (config_.tma_slice_turnaround_ns * 1e-9);
+  const AgentSliceCost cost = agent_slice_cost(true, slice);
+  if (!(cost.ns(slice) > 0)) return 0;
+  return static_cast<double>(agent_workers(true)) * slice / (cost.ns(slice) * 1e-9);
+}
+
+AgentSliceCost SoftwareMechanisms::agent_slice_cost(bool tma, double slice_bytes) const {
+  if (!tma) {
+    return {config_.polling_slice_overhead_ns,
+            sm_copy_bw_bytes_per_s() / static_cast<double>(agent_workers(false))};
+  }
+  if (config_.tma_slice_turnaround_ns <= 0 && config_.tma_slice_bw_bytes_per_s <= 0) return {};
+  if (config_.tma_slice_bw_bytes_per_s > 0)
+    return {config_.tma_slice_turnaround_ns, config_.tma_slice_bw_bytes_per_s};
+  // One turnaround per slice whatever its size: its rate at this slice.
+  return {0, slice_bytes / (config_.tma_slice_turnaround_ns * 1e-9)};
 }
 
 int64_t SoftwareMechanisms::agent_workers(bool tma) const {

@@ -33,18 +33,23 @@ struct SoftwareConfig {
   double counter_update_ns = 300;                 ///< per-CTA atomic decrement of a chunk counter.
   int64_t cdp_max_pending = 2048;                 ///< pending child launches before launches stall.
   double memcpy_initiation_ns = 8000;             ///< host cudaMemcpy call + driver, per copy.
-  double store_bytes_per_thread = 4;   ///< inline: bytes per store instruction per thread.
-  double agent_slice_bytes = 16384;    ///< agents' copy unit (proact --slice; TMA: per CTA).
-  double tma_slice_turnaround_ns = 0;  ///< TMA agent: one CTA's slice, bulk load to the
-                                       ///< peer's write completion (0 = polling's model).
-  int64_t memcpy_streams = 1;          ///< streams a GPU's peer copies are issued on, round
-                                       ///< robin in peer order (proact: 1, so they run one
-                                       ///< after another); 0 = each copy on its own stream.
+  double store_bytes_per_thread = 4;    ///< inline: bytes per store instruction per thread.
+  double agent_slice_bytes = 16384;     ///< agents' copy unit (proact --slice; TMA: per CTA).
+  double tma_slice_turnaround_ns = 0;   ///< TMA agent: one CTA's slice, bulk load to the
+                                        ///< peer's write completion, its fixed part (all of
+                                        ///< it without tma_slice_bw; 0 = polling's model).
+  double tma_slice_bw_bytes_per_s = 0;  ///< TMA agent: one CTA's per-byte rate on top of the
+                                        ///< fixed turnaround (0 = no per-byte part).
+  int64_t memcpy_streams = 1;           ///< streams a GPU's peer copies are issued on, round
+                                        ///< robin in peer order (proact: 1, so they run one
+                                        ///< after another); 0 = each copy on its own stream.
   // Added by calibration (docs/calibration.md); defaults leave the model unchanged.
-  double cdp_launch_interval_ns = 0;  ///< device launches of one GPU are serialized at this
-                                      ///< interval (0 = not limited).
-  double polling_sm_share = 0;        ///< measured compute slowdown of the polling agent;
-                                      ///< 0 = derive from the warp slots it takes.
+  double cdp_launch_interval_ns = 0;     ///< device launches of one GPU are serialized at this
+                                         ///< interval (0 = not limited).
+  double polling_sm_share = 0;           ///< measured compute slowdown of the polling agent;
+                                         ///< 0 = derive from the warp slots it takes.
+  double polling_slice_overhead_ns = 0;  ///< a polling warp's fixed cost per slice it copies
+                                         ///< to a peer, on top of the per-byte rate.
 
   Status validate() const;
   static std::span<const Param<SoftwareConfig>> params();
@@ -54,6 +59,19 @@ struct SoftwareConfig {
 struct GpuShape {
   int64_t sm_count = 80;
   int64_t max_warps_per_sm = 64;
+};
+
+// AgentSliceCost: one agent worker's (a polling warp's, a TMA CTA's) time to
+// copy one slice of `bytes` to one peer: fixed_ns + bytes / bw_bytes_per_s
+// (measured on 2x H200: a polling warp ≈ 0.67 µs + 0.18 µs per KiB, a TMA CTA
+// ≈ 0.87 µs + 0.06 µs per KiB; docs/calibration.md). bw 0: no per-byte part.
+struct AgentSliceCost {
+  double fixed_ns = 0;
+  double bw_bytes_per_s = 0;
+  double ns(double bytes) const {
+    return fixed_ns + (bw_bytes_per_s > 0 ? bytes / bw_bytes_per_s * 1e9 : 0);
+  }
+  bool bounds() const { return fixed_ns > 0 || bw_bytes_per_s > 0; }  ///< else link-bound.
 };
 
 // ChunkCost: moving one ready chunk to one peer.
@@ -107,8 +125,16 @@ class SoftwareMechanisms {
 
   // tma_copy_bw_bytes_per_s: the TMA polling agent (one issuing thread per
   // 32-thread CTA, one slice of min(agent_slice, chunk) bytes each in flight):
-  // CTAs × slice / tma_slice_turnaround (Little's law); 0 without a turnaround.
+  // CTAs × slice / its turnaround (agent_slice_cost; Little's law); 0 without
+  // a turnaround.
   double tma_copy_bw_bytes_per_s(double chunk_bytes) const;
+
+  // agent_slice_cost: one worker's cost per slice of `slice_bytes` (to one
+  // peer). Polling warp: polling_slice_overhead + slice / (its share of
+  // transfer_threads × copy_bw_per_thread). TMA CTA: tma_slice_turnaround +
+  // slice / tma_slice_bw; without tma_slice_bw the turnaround is all of it
+  // (a rate of slice / turnaround); nothing without a turnaround.
+  AgentSliceCost agent_slice_cost(bool tma, double slice_bytes) const;
 
   // sm_copy_bw_bytes_per_s: transfer_threads × per-thread rate (before link limits).
   double sm_copy_bw_bytes_per_s() const;

@@ -75,6 +75,45 @@ int64_t slices_copied(const std::vector<AgentGroup>& groups) {
   return n;
 }
 
+// A worker's slice: a fixed cost plus a per-byte rate (docs/calibration.md:
+// a polling warp ≈ 0.67 µs + 0.18 µs per KiB). Without the new keys the old
+// model holds: per byte only (polling), one turnaround per slice (TMA).
+TEST(SoftwareMechanisms, AgentSliceCostHasFixedAndPerBytePart) {
+  SoftwareConfig c;
+  c.transfer_threads = 1024;  // 32 warps / 32 CTAs
+  c.copy_bw_per_thread_bytes_per_s = 175e6;
+  SoftwareMechanisms old = *SoftwareMechanisms::create(c);
+  EXPECT_EQ(old.agent_slice_cost(false, 4096).fixed_ns, 0);
+  EXPECT_DOUBLE_EQ(old.agent_slice_cost(false, 4096).ns(4096), 4096 / (32 * 175e6) * 1e9);
+  c.polling_slice_overhead_ns = 670;
+  SoftwareMechanisms poll = *SoftwareMechanisms::create(c);
+  const AgentSliceCost warp = poll.agent_slice_cost(false, 4096);
+  EXPECT_DOUBLE_EQ(warp.fixed_ns, 670);
+  EXPECT_DOUBLE_EQ(warp.bw_bytes_per_s, 32 * 175e6);
+  EXPECT_NEAR(warp.ns(4096), 670 + 731.4, 0.1);
+  EXPECT_NEAR(warp.ns(16384), 670 + 2925.7, 0.1);
+  // TMA: one turnaround whatever the slice, as before ...
+  c.tma_slice_turnaround_ns = 1862;
+  SoftwareMechanisms tma_old = *SoftwareMechanisms::create(c);
+  EXPECT_DOUBLE_EQ(tma_old.agent_slice_cost(true, 4096).ns(4096), 1862);
+  EXPECT_DOUBLE_EQ(tma_old.agent_slice_cost(true, 16384).ns(16384), 1862);
+  // ... or a fixed part plus a per-byte rate.
+  c.tma_slice_turnaround_ns = 880;
+  c.tma_slice_bw_bytes_per_s = 16.4e9;
+  SoftwareMechanisms tma = *SoftwareMechanisms::create(c);
+  EXPECT_NEAR(tma.agent_slice_cost(true, 4096).ns(4096), 880 + 249.8, 0.1);
+  EXPECT_NEAR(tma.agent_slice_cost(true, 16384).ns(16384), 880 + 999.0, 0.1);
+  c.agent_slice_bytes = 4096;  // 32 CTAs x 4 KiB per turnaround
+  EXPECT_NEAR(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20),
+              32 * 4096 / ((880 + 249.756) * 1e-9), 1e6);
+  EXPECT_FALSE(AgentSliceCost{}.bounds());
+  c.tma_slice_bw_bytes_per_s = -1;
+  EXPECT_FALSE(SoftwareMechanisms::create(c).ok());
+  c.tma_slice_bw_bytes_per_s = 0;
+  c.polling_slice_overhead_ns = -1;
+  EXPECT_FALSE(SoftwareMechanisms::create(c).ok());
+}
+
 TEST(SoftwareMechanisms, StaticScheduleGroupsWorkersBySequence) {
   // 128 warps, 16 slices per chunk (256 KiB chunks, 16 KiB slices): 8 groups
   // of 16 warps; group g copies chunks g, g + 8, ... one slice per warp.

@@ -148,6 +148,7 @@ void use_trace_agent(const ReplayInput& input, Machine& m) {
       m.costs.tma_copy_bw_bytes_per_s > 0) {
     m.costs.polling_copy_bw_bytes_per_s = m.costs.tma_copy_bw_bytes_per_s;
     m.costs.agent_workers = m.costs.tma_agent_workers;
+    m.costs.agent_slice_overhead_ns = m.costs.tma_slice_overhead_ns;
   }
 }
 

@@ -74,7 +74,8 @@ Status MechanismCosts::validate() const {
   for (double v :
        {memcpy_issue_ns, memcpy_stream_gap_ns, copy_engine_bw_bytes_per_s, inline_store_bytes,
         agent_packet_bytes, polling_period_ns, polling_copy_bw_bytes_per_s, agent_slice_bytes,
-        cdp_launch_ns, cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
+        agent_slice_overhead_ns, tma_copy_bw_bytes_per_s, tma_slice_overhead_ns, cdp_launch_ns,
+        cdp_launch_interval_ns, cdp_copy_bw_bytes_per_s}) {
     if (v < 0 || !std::isfinite(v)) return make_error("machine: mechanism costs must be >= 0");
   }
   if (Status s = counter_unit.validate(); !s.ok()) {
@@ -234,9 +235,12 @@ Status software_costs(const hw::Platform& p, const hw::LinkModel& lm, int64_t li
   c.polling_period_ns = p.software.poll_period_ns;
   c.polling_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();
   c.agent_workers = sw->agent_workers(false);
+  c.agent_slice_overhead_ns = sw->agent_slice_cost(false, p.software.agent_slice_bytes).fixed_ns;
   c.agent_slice_bytes = p.software.agent_slice_bytes;
-  c.tma_copy_bw_bytes_per_s = sw->tma_copy_bw_bytes_per_s(p.software.agent_slice_bytes);
+  const hw::AgentSliceCost tma = sw->agent_slice_cost(true, p.software.agent_slice_bytes);
   c.tma_agent_workers = sw->agent_workers(true);
+  c.tma_copy_bw_bytes_per_s = tma.bw_bytes_per_s * static_cast<double>(c.tma_agent_workers);
+  c.tma_slice_overhead_ns = tma.fixed_ns;
   c.cdp_launch_ns = notify->cost(hw::NotificationPath::kCdpLaunch).latency_ns;
   c.cdp_launch_interval_ns = p.software.cdp_launch_interval_ns;
   c.cdp_copy_bw_bytes_per_s = sw->sm_copy_bw_bytes_per_s();

@@ -82,16 +82,20 @@ struct MechanismCosts {
   // Decoupled polling agent.
   double polling_sm_share = 0;             ///< fraction of SM throughput the agent takes (0..1).
   double polling_period_ns = 0;            ///< agent's poll loop period.
-  double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput; 0 = link-bound.
+  double polling_copy_bw_bytes_per_s = 0;  ///< agent copy throughput per byte; 0 = link-bound.
   /// The agent's workers (SoftwareMechanisms::agent_workers: warps), which
   /// take slices of agent_slice_bytes statically (hw_model::static_agent_schedule);
-  /// each copies at polling_copy_bw / agent_workers.
+  /// each copies a slice to a peer in agent_slice_overhead_ns + slice /
+  /// (polling_copy_bw / agent_workers) (hw_model::AgentSliceCost).
   int64_t agent_workers = 1;
+  double agent_slice_overhead_ns = 0;
   double agent_slice_bytes = 0;  ///< a worker's copy unit; 0 = the whole chunk.
-  /// The TMA variant's copy throughput (SoftwareMechanisms::tma_copy_bw_bytes_per_s
-  /// at software.agent_slice) and workers (its CTAs); 0 = not modelled apart.
-  /// Replace polling's for polling_tma traces (sim/api.cc, prepare).
+  /// The TMA variant's per-byte copy throughput, fixed cost per slice
+  /// (SoftwareMechanisms::agent_slice_cost at software.agent_slice) and
+  /// workers (its CTAs); 0 = not modelled apart. Replace polling's for
+  /// polling_tma traces (sim/api.cc, prepare).
   double tma_copy_bw_bytes_per_s = 0;
+  double tma_slice_overhead_ns = 0;
   int64_t tma_agent_workers = 1;
   // Decoupled CDP.
   double cdp_launch_ns = 0;            ///< child kernel launch latency (device side).

@@ -281,7 +281,6 @@ class Builder {
     const std::vector<Target> ds = proact::targets(m_, aggregate_, k);
     const double copies = static_cast<double>(proact::dests(m_, k).size());
     for (const hw_model::AgentGroup& group : plan.groups) {
-      const double n = static_cast<double>(group.workers);
       uint32_t cur = start_;
       std::vector<uint32_t> in_flight;
       for (const hw_model::AgentItem& item : group.items) {
@@ -294,9 +293,8 @@ class Builder {
         std::vector<uint32_t> fs;
         for (Target d : ds) fs.push_back(flight(go, k.gpu, 0, d, i, payload, cost));
         uint32_t busy = go;
-        if (plan.worker_bw_bytes_per_s > 0) {
-          busy =
-              delay_after(k.gpu, go, payload * copies / (n * plan.worker_bw_bytes_per_s) * kNsPerS);
+        if (plan.worker.bounds()) {
+          busy = delay_after(k.gpu, go, proact::polling_item_busy_ns(plan, ch, item, copies));
         }
         cur = g().join(k.gpu);
         g().after(cur, busy);

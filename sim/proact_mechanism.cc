@@ -301,8 +301,16 @@ PollingPlan polling_plan(const Machine& m, const KernelInput& k) {
   p.slices = std::max<int64_t>(1, static_cast<int64_t>(slice > 0 ? std::floor(chunk / slice) : 1));
   p.groups = hw_model::static_agent_schedule(c.agent_workers, static_cast<int64_t>(k.chunks.size()),
                                              p.slices);
-  p.worker_bw_bytes_per_s = c.polling_copy_bw_bytes_per_s / static_cast<double>(c.agent_workers);
+  p.worker = {c.agent_slice_overhead_ns,
+              c.polling_copy_bw_bytes_per_s / static_cast<double>(c.agent_workers)};
   return p;
+}
+
+double polling_item_busy_ns(const PollingPlan& plan, const ChunkInput& ch,
+                            const hw_model::AgentItem& item, double copies) {
+  if (!plan.worker.bounds()) return 0;
+  const double slice = static_cast<double>(ch.size_bytes) / static_cast<double>(plan.slices);
+  return static_cast<double>(item.slices) * copies * plan.worker.ns(slice);
 }
 
 double polling_seen_ns(const MechanismCosts& c, const ChunkInput& ch, double dilation) {

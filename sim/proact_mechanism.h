@@ -138,13 +138,19 @@ struct PollingPlan {
   std::vector<uint32_t> by_index;            ///< chunk of each program-order position.
   int64_t slices = 1;                        ///< slices per chunk.
   std::vector<hw_model::AgentGroup> groups;  ///< workers with the same sequence.
-  double worker_bw_bytes_per_s = 0;          ///< one worker's copy rate; 0 = link-bound.
+  hw_model::AgentSliceCost worker;  ///< one worker's cost per slice and peer; none = link-bound.
 };
 PollingPlan polling_plan(const Machine& m, const KernelInput& k);
 
 // polling_seen_ns: when the agent sees chunk `ch` ready (relative to the
 // kernel's begin): its dilated ready time at the next poll tick.
 double polling_seen_ns(const MechanismCosts& c, const ChunkInput& ch, double dilation);
+
+// polling_item_busy_ns: how long each worker of a group is busy copying
+// `item` of chunk `ch` to `copies` peers: item.slices × copies slices of
+// ch.size / slices bytes at plan.worker's cost each; 0 = link-bound.
+double polling_item_busy_ns(const PollingPlan& plan, const ChunkInput& ch,
+                            const hw_model::AgentItem& item, double copies);
 
 // polling_item_payload: bytes one group copies for `item` of chunk `ch`.
 double polling_item_payload(const ChunkInput& ch, const hw_model::AgentGroup& group,

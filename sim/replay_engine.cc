@@ -376,8 +376,6 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
         [&run, &k, kb, ds, copies, dilation, plan, g, begin] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const hw_model::AgentGroup& group = plan->groups[g];
-          const double n = static_cast<double>(group.workers);
-          const double worker_bw = plan->worker_bw_bytes_per_s;
           std::deque<Flight> flights;
           for (const hw_model::AgentItem& item : group.items) {
             const uint32_t i = plan->by_index[item.chunk];
@@ -389,10 +387,10 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
             const double payload = proact::polling_item_payload(ch, group, item, plan->slices);
             const WireCost cost = agent_copy(*run.machine, payload);
             for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
-            if (worker_bw > 0) {
+            if (plan->worker.bounds()) {
               // The group's workers are busy issuing this item's loads and stores.
-              run.wait(start + payload * copies / (n * worker_bw) * kNsPerS, Cause::kAgentCopy,
-                       k.gpu);
+              run.wait(start + proact::polling_item_busy_ns(*plan, ch, item, copies),
+                       Cause::kAgentCopy, k.gpu);
               run.span("copy " + std::to_string(i), "agent", k.gpu, TimelineTrack::kAgent,
                        static_cast<uint32_t>(g), start, now_ns());
             }

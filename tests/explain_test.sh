@@ -58,14 +58,16 @@ explain_meas=$(echo "$micro_csv" | awk -F, '$2 == "total" && $6 != "" { print $6
   END { exit !(NR == 2 && ok) }' || fail "validate measured_source/measured_csv"
 
 # A polling_tma trace's elasticities are the TMA agent's (sim/api.h use_trace_agent):
-# with 1024 threads it is agent-bound, so its slice turnaround matters and a
-# key it does not use (the CPU's cores) leaves the base time unchanged; before
-# the fix every perturbed replay ran polling's agent (~2x slower here).
+# with 1024 threads it is agent-bound, so its slice turnaround (fixed part +
+# per-byte rate, together ~1) matters and a key it does not use (the CPU's
+# cores) leaves the base time unchanged; before the fix every perturbed
+# replay ran polling's agent (~2x slower here).
 "$xferlab" explain "$tma" --mechanism polling --set software.transfer_threads=1024 --top 1000 \
   --format csv 2> /dev/null | awk -F, '
   $2 == "total" { base = $3 }
   $2 == "cpu.cores_per_socket" { cores = $6 }
-  $2 == "software.tma_slice_turnaround" { turn = $5 }
+  $2 == "software.tma_slice_turnaround" { turn += $5 }
+  $2 == "software.tma_slice_bw" { turn += $5 < 0 ? -$5 : $5 }
   END { d = cores - base; d = d < 0 ? -d : d
         if (base == "" || cores == "" || d > 1e-6 * base || !(turn > 0.5)) {
           print "polling_tma elasticities: base " base ", cores_per_socket " cores ", turnaround " turn

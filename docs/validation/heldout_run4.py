@@ -6,7 +6,14 @@ traces/real/2026-11-26_h200x2_run4/heldout, written by regenerate.sh), the
 proact results CSVs beside the traces (p10/p90 of the untraced repetitions)
 and runs 1 and 2's micro CSVs (the same configurations measured in earlier
 GPU sessions; run 1's are the fit's input). Run from the repository root;
-prints Markdown to stdout. Nothing here is fitted."""
+prints Markdown to stdout. Nothing here is fitted.
+
+Two blocks: with no argument, the held-out result proper, from the preset
+before the agent-model revision (h200x2_heldout_run4_prerevision.csv, the
+validate CSV as committed at e6f0478, and the what-if replays of that preset);
+with --revised, the same cases after the agent-model revision (the structure
+revised after seeing run 4, its constants fitted on run 1 only), from the
+current validate CSV (regenerate.sh)."""
 import csv
 import io
 import os
@@ -14,12 +21,13 @@ import re
 import statistics
 import sys
 
-CASES = "docs/validation/h200x2_heldout_run4.csv"
+CASES = "docs/validation/h200x2_heldout_run4_prerevision.csv"  # as committed at e6f0478
+REVISED = "docs/validation/h200x2_heldout_run4.csv"  # regenerate.sh, the current preset
 EARLIER = {  # the same micro grid in earlier sessions (run 1 = fit input)
     "run 1": "traces/real/2026-11-22_h200x2/proact/micro_g2.csv",
     "run 2": "traces/real/2026-11-22_h200x2_run2/proact/micro_g2.csv",
 }
-WHATIF = "docs/validation/h200x2_heldout_run4_whatif.csv"  # heldout_run4_whatif.sh
+WHATIF = "docs/validation/h200x2_heldout_run4_whatif.csv"  # heldout_run4_whatif.sh at e6f0478
 CHUNKS = [4096, 16384, 65536, 262144, 1048576, 4194304]
 AGENTS = ["polling", "polling_tma", "cdp"]
 MISS_PCT = 8.0  # cases listed one by one: the misses > 10% and the -8...-10% cluster
@@ -227,6 +235,16 @@ def whatif(_):
 
 
 def main():
+    if sys.argv[1:] == ["--revised"]:
+        rows = load_cases(REVISED)
+        for title, table in [("Summary", summary), ("Micro grid: error % per chunk size", micro_grid),
+                             ("Applications: error % per chunk size", app_grid),
+                             (f"Cases with |error| >= {MISS_PCT:g}%", misses),
+                             ("Copy-bound agents: time per item", per_item)]:
+            print(f"### {title} (after the agent-model revision)\n")
+            table(rows)
+            print()
+        return 0
     rows = load_cases(sys.argv[1] if len(sys.argv) > 1 else CASES)
     for title, table in [("Summary", summary), ("Micro grid: error % per chunk size", micro_grid),
                          ("Applications: error % per chunk size", app_grid),

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # docs/validation/heldout_run4_whatif.sh — a diagnostic, not a preset change
-# (docs/validation.md, "Held-out agent grid"): replays run 4's copy-bound micro
+# (docs/validation.md, "Held-out agent grid"), of the preset before the
+# agent-model revision: its CSV is kept as run at e6f0478 and regenerate.sh no
+# longer runs it (with the revised preset's per-slice cost, setting the old
+# per-byte rate means nothing). It replays run 4's copy-bound micro
 # polling traces (1024 and 2048 agent threads) with the preset and with
 # software.copy_bw_per_thread at 139.5 MB/s, the value calibrate's own
 # estimator gives on run 1 without the link-bound 256 MiB single-chunk rows

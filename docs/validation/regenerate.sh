@@ -29,11 +29,16 @@ cat "$tmp/all_h200x2.csv" "$tmp/removed.csv" > "$d/h200x2_validation_all_capture
 split_platform "$tmp/current.csv" h200x4_hgx_nvswitch 2026-11-22_h200x4_nvswitch \
   > "$d/h200x4_validation.csv"
 # Run 4's held-out agent grid (docs/validation.md, "Held-out agent grid"):
-# its own CSV, the copy-rate diagnostic, and its tables into the page.
+# its own CSV and its tables into the page. The held-out result proper
+# (block heldout_run4) is that of the preset before the agent-model revision,
+# from the CSVs as committed at e6f0478 (h200x2_heldout_run4_prerevision.csv
+# and the what-if of heldout_run4_whatif.sh, a diagnostic of that preset, no
+# longer re-run); block heldout_run4_revised is the current preset's.
 "$xferlab" validate traces/real/2026-11-26_h200x2_run4/heldout --format csv \
   > "$d/h200x2_heldout_run4.csv" || true
-XFERLAB=$xferlab "$d/heldout_run4_whatif.sh" > "$d/h200x2_heldout_run4_whatif.csv"
 python3 "$d/heldout_run4.py" | python3 tools/doc_block.py docs/validation.md heldout_run4
+python3 "$d/heldout_run4.py" --revised |
+  python3 tools/doc_block.py docs/validation.md heldout_run4_revised
 if command -v gnuplot > /dev/null; then
   gnuplot "$d/scatter.gp"
   gnuplot "$d/scatter_h200x4.gp"
