@@ -10,6 +10,8 @@ DOC = "docs/validation.md"
 
 
 def capture(path):
+    if "x4_nvswitch/cta16" in path:
+        return "4x H200 machine, GPUs 0-1, every 16th CTA"
     if "run4/xray" in path:
         return "run 4, xray"
     if "run4/heldout" in path:
