@@ -166,6 +166,37 @@ TEST(Platform, PresetFacts) {
   EXPECT_EQ(p100.sources.at("gpu.sm_count"), "PROACT Table I");
 }
 
+// Presets have no includes: a constant borrowed from the 2x H200 calibration
+// is a copy whose source starts "fitted on 2x H200". Each copy must be
+// h200x2_nvlink4's value and uncertainty, so a refit there fails here until
+// the borrowers follow (#25: they kept the pre-revision agent costs). The
+// agent costs are one fit, borrowed all together or not at all.
+TEST(Platform, BorrowedH200x2ConstantsMatchTheirFit) {
+  const Platform h200 = *load_platform("h200x2_nvlink4");
+  const char* const kAgentFit[] = {"software.copy_bw_per_thread", "software.polling_slice_overhead",
+                                   "software.tma_slice_turnaround", "software.tma_slice_bw"};
+  int borrowed = 0;
+  for (const char* name : kPresets) {
+    if (std::string_view(name) == h200.name) continue;
+    const Platform p = *load_platform(name);
+    for (const auto& [key, source] : p.sources) {
+      if (source.rfind("fitted on 2x H200", 0) != 0 || key.find('.') == std::string::npos) continue;
+      ++borrowed;
+      EXPECT_EQ(*get_parameter(p, key), *get_parameter(h200, key)) << name << " " << key;
+      const auto mine = p.uncertainties.find(key), theirs = h200.uncertainties.find(key);
+      EXPECT_EQ(mine == p.uncertainties.end() ? -1 : mine->second,
+                theirs == h200.uncertainties.end() ? -1 : theirs->second)
+          << name << " " << key << ": uncertainty";
+    }
+    int agent_keys = 0;
+    for (const char* key : kAgentFit)
+      agent_keys += p.sources.count(key) && p.sources.at(key).rfind("fitted on 2x H200", 0) == 0;
+    EXPECT_TRUE(agent_keys == 0 || agent_keys == std::ssize(kAgentFit))
+        << name << ": borrows " << agent_keys << " of the 4 agent-cost keys fitted together";
+  }
+  EXPECT_GT(borrowed, 50);  // h200x4_hgx_nvswitch and hgx_h100_nvlink4 borrow
+}
+
 TEST(Platform, SetParameter) {
   Platform p = *load_platform("proact_v100_nvlink2");
   ASSERT_TRUE(set_parameter(p, "gpu_link.header", "32B").ok());

@@ -4,7 +4,13 @@ campaign of 2026-11-26 (issue #26; docs/validation.md, "4x H200 NVSwitch
 campaign (2026-11-26): held-out"), made before anything was fitted to it.
 
   (a) validate.csv   `xferlab validate` of the campaign's 4-GPU traces on
-                     h200x4_hgx_nvswitch (the PROACT rows, as validate prints them);
+                     h200x4_hgx_nvswitch (the PROACT rows, as validate prints them):
+                     held-out, made at 7ed7081, kept as it was (`--run` does not
+                     rewrite it);
+      validate_revised.csv  the same traces validated with today's model and
+                     preset: after the agent-model revision (constants fitted on
+                     2x H200 run 1, borrowed by the preset; no parameter fitted on
+                     this campaign);
   (b) from_2gpu.csv  2x H200 traces (run 3's proact/, run 4's heldout/ and xray/)
                      replayed with `--platform h200x4_hgx_nvswitch --gpus 4
                      --scaling strong` against the measured 4-GPU medians of the
@@ -15,15 +21,17 @@ campaign (2026-11-26): held-out"), made before anything was fitted to it.
       from_2gpu_revised.csv  the same rows replayed with the strong scaling of
                      today's model (cost profile by offset, docs/scaling.md),
                      which was revised after seeing (b): not held-out for that
-                     structure, though no parameter was fitted;
+                     structure, though no parameter was fitted on it; and the
+                     agent-model revision (constants fitted on 2x H200 run 1);
   (c) links.csv      link_bench GPU 0 -> peer 1, 2, 3 and -> all peers at once
                      against what the preset gives (`xferlab link` on its GPU link,
                      plus its copy-engine start costs for the copy rows).
 
 Usage (repository root, python3 standard library only):
   docs/validation/h200x4_heldout.py --run    # replays (XFERLAB, default
-                                             # bazel-bin/sim/xferlab; ~20 s), writes
-                                             # the three CSVs and the plot
+                                             # bazel-bin/sim/xferlab; ~30 s), writes
+                                             # validate_revised, from_2gpu_revised and
+                                             # links CSVs and the plot
                                              # (scatter_h200x4_2026-11-26.gp), prints the tables
   docs/validation/h200x4_heldout.py          # prints the tables of the committed CSVs
   docs/validation/h200x4_heldout.py --check  # and checks their rows (//tests:h200x4_heldout_test)
@@ -46,9 +54,11 @@ RUN3 = "traces/real/2026-11-22_h200x2_run3"
 RUN4 = "traces/real/2026-11-26_h200x2_run4"
 OUT = "docs/validation/h200x4_2026-11-26"
 # Row counts of the committed CSVs (--check); change them with the CSVs.
-EXPECTED_ROWS = {"validate": 108, "from_2gpu": 130, "from_2gpu_revised": 130, "links": 86}
+EXPECTED_ROWS = {"validate": 108, "validate_revised": 108, "from_2gpu": 130, "from_2gpu_revised": 130,
+                 "links": 86}
+AGENT = "after the agent-model revision (constants fitted on 2x H200 run 1)"
 REVISED = ("after cost-profile strong scaling (model revised after seeing these data; "
-           "not held-out for this structure; no parameter fitted)")
+           f"not held-out for this structure; no parameter fitted) and {AGENT}")
 
 # The 4-GPU results CSVs a 2-GPU trace is compared with, per problem: the
 # applications' UM runs (xray/, run_xray.sh) and their none/memcpy baselines
@@ -100,12 +110,17 @@ def fmt(x, digits=2):
 
 
 # ------------------------------------------------------------------ (a)
-def make_validate():
-    out = run(["validate", CAMPAIGN, "--format", "csv", "--tolerance", "1000"])
+def make_validate(held_out):
+    """(a'): the traces of (a) validated now. The campaign folder has gained
+    traces since (a) (cta16/), so (a)'s files are named, not the folder."""
+    out = run(["validate", *(r["file"] for r in held_out), "--format", "csv", "--tolerance", "1000"])
     lines = out.splitlines()
     # validate appends the halo rows under their own header (docs/halo_sim.md).
     end = next((i for i, l in enumerate(lines) if i and l.startswith("run,")), len(lines))
-    return list(csv.DictReader(lines[:end]))
+    rows = list(csv.DictReader(lines[:end]))
+    for r in rows:
+        r["sample"] = f"{r['sample']} ({AGENT})"
+    return rows
 
 
 # ------------------------------------------------------------------ (b)
@@ -292,16 +307,25 @@ def part_of(path):
     return path[len(CAMPAIGN) + 1:].rsplit("/traces/", 1)[0]
 
 
-def print_tables(v, b, b2, links):
+def print_tables(v, v2, b, b2, links):
     print("## (a) xferlab validate, 4-GPU traces of 2026-11-26 on h200x4_hgx_nvswitch\n")
-    table(["trace (part)", "sample", "kind", "measured µs", "simulated µs", "error %", "comm-only %"],
+    now = {r["file"]: r for r in v2}
+    table(["trace (part)", "sample", "kind", "measured µs", "simulated µs", "error %", "comm-only %",
+           "(a') simulated µs", "(a') error %", "(a') comm-only %"],
           [(f"{r['trace']} ({part_of(r['file'])})", r["sample"],
             r["kind"], fmt(float(r["measured_us"]), 1), fmt(float(r["sim_us"]), 1),
-            fmt(float(r["error_pct"])), fmt(float(r["comm_error_pct"] or "nan"), 1)) for r in v])
+            fmt(float(r["error_pct"])), fmt(float(r["comm_error_pct"] or "nan"), 1),
+            fmt(float(now[r["file"]]["sim_us"]), 1), fmt(float(now[r["file"]]["error_pct"])),
+            fmt(float(now[r["file"]]["comm_error_pct"] or "nan"), 1)) for r in v])
+    print(f"((a') columns: the same traces {AGENT}.)\n")
     for kind in ("transfer", "compute-only"):
         print(stats(f"(a) {kind}, held-out", [r["error_pct"] for r in v if r["kind"] == kind and r["sample"] == "held-out"]))
         for part in sorted({part_of(r["file"]) for r in v}):
             print(stats(f"    {part}", [r["error_pct"] for r in v if r["kind"] == kind and part_of(r["file"]) == part]))
+    for kind in ("transfer", "compute-only"):
+        print(stats(f"(a') {kind}, {AGENT}", [r["error_pct"] for r in v2 if r["kind"] == kind]))
+        for part in sorted({part_of(r["file"]) for r in v2}):
+            print(stats(f"    {part}", [r["error_pct"] for r in v2 if r["kind"] == kind and part_of(r["file"]) == part]))
     print()
     print("## (b) 2-GPU traces at --gpus 4 --scaling strong on h200x4_hgx_nvswitch\n")
     table(["workload", "mechanism", "chunk", "threads", "source", "sample", "measured µs (rows)",
@@ -347,7 +371,7 @@ def print_revised(b, b2):
     table(["workload", "source"] + list(APP_MECHANISMS),
           [(w, src) + tuple(f"{float(c[0]):+.1f} → {float(c[1]):+.1f}" if (c := cells.get((w, src, m))) else ""
                             for m in APP_MECHANISMS) for w, src in rows])
-    print("(error %, end to end: held-out (b) → after cost-profile strong scaling (b').)\n")
+    print(f"(error %, end to end: held-out (b) → (b') {REVISED}.)\n")
     for label, sel in (("applications, transfer, end-to-end", lambda r: r["kind"] == "transfer"),
                        ("applications, compute-only", lambda r: r["kind"] == "compute-only")):
         print(stats(f"(b) {label}", [r["error_pct"] for r in b if r["compared"] == "end-to-end" and sel(r)]))
@@ -367,21 +391,27 @@ def source_name(path):
     return "run 4 xray"
 
 
-def check(v, b, b2, links):
+def check(v, v2, b, b2, links):
     """The committed CSVs' invariants (//tests:h200x4_heldout_test)."""
     problems = []
-    for name, rows in (("validate", v), ("from_2gpu", b), ("from_2gpu_revised", b2), ("links", links)):
+    for name, rows in (("validate", v), ("validate_revised", v2), ("from_2gpu", b), ("from_2gpu_revised", b2),
+                       ("links", links)):
         if len(rows) != EXPECTED_ROWS[name]:
             problems.append(f"{name}: {len(rows)} rows, want {EXPECTED_ROWS[name]}")
         for r in rows:
             if name == "from_2gpu_revised" and r.get("sample") != REVISED:
                 problems.append(f"{name}: a row not labelled '{REVISED}': {r}")
-            if name != "from_2gpu_revised" and not r.get("sample", "").startswith("held-out"):
+            if name == "validate_revised" and r.get("sample") != f"held-out ({AGENT})":
+                problems.append(f"{name}: a row not labelled 'held-out ({AGENT})': {r}")
+            if name not in ("from_2gpu_revised", "validate_revised") and r.get("sample") not in (
+                    "held-out", "held-out (fitted config)"):
                 problems.append(f"{name}: a row not labelled held-out: {r}")
+    if sorted((r["file"], r["measured_us"]) for r in v) != sorted((r["file"], r["measured_us"]) for r in v2):
+        problems.append("validate_revised: not the rows of validate (same traces, same measurements)")
     same = lambda r: (r["workload"], r["mechanism"], r["chunk_bytes"], r["threads"], r["source_trace"], r["measured_us"])
     if sorted(map(same, b)) != sorted(map(same, b2)):
         problems.append("from_2gpu_revised: not the rows of from_2gpu (same cases, same measurements)")
-    for r in v:
+    for r in v + v2:
         if r["platform"] != PLATFORM or not r["file"].startswith(CAMPAIGN):
             problems.append(f"validate: {r['trace']}: platform {r['platform']}, file {r['file']}")
     for r in b + b2:
@@ -401,15 +431,17 @@ def check(v, b, b2, links):
 
 def main(argv):
     if "--run" in argv:
-        v, b2, links = make_validate(), make_from_2gpu(revised=True), make_links()
-        write_csv(f"{OUT}_validate.csv", v)
+        v2 = make_validate(read_csv(f"{OUT}_validate.csv"))
+        b2, links = make_from_2gpu(revised=True), make_links()
+        write_csv(f"{OUT}_validate_revised.csv", v2)
         write_csv(f"{OUT}_from_2gpu_revised.csv", b2)
         write_csv(f"{OUT}_links.csv", links)
         if shutil.which("gnuplot"):
             subprocess.run(["gnuplot", "docs/validation/scatter_h200x4_2026-11-26.gp"], check=True)
-    v, b, b2, links = (read_csv(f"{OUT}_{n}.csv") for n in ("validate", "from_2gpu", "from_2gpu_revised", "links"))
-    print_tables(v, b, b2, links)
-    if "--check" in argv and not check(v, b, b2, links):
+    v, v2, b, b2, links = (read_csv(f"{OUT}_{n}.csv")
+                           for n in ("validate", "validate_revised", "from_2gpu", "from_2gpu_revised", "links"))
+    print_tables(v, v2, b, b2, links)
+    if "--check" in argv and not check(v, v2, b, b2, links):
         return 1
     return 0
 
