@@ -10,6 +10,8 @@ DOC = "docs/validation.md"
 
 
 def capture(path):
+    if "h200x2_agent_records" in path:
+        return "2026-11-26 agent records"
     if "x4_nvswitch/cta16" in path:
         return "4x H200 machine, GPUs 0-1, every 16th CTA"
     if "run4/xray" in path:
