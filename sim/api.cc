@@ -124,7 +124,7 @@ Status apply_workload_model(Prepared& p, const std::string& gpu_model,
   if (!r.line.empty() && (other_gpu || !from)) p.model_note += "note: " + r.line + "\n";
   p.input = scale_compute(p.input, r.time_factor);
   if (!strong) return Status::Ok();
-  Result<ReplayInput> s = strong_scale(p.input, *wm, n);
+  Result<ReplayInput> s = strong_scale(p.input, *wm, n, static_cast<uint32_t>(m.gpu.sm_count));
   if (!s.ok()) return s.error();
   p.input = std::move(*s);
   const double share = wm->pattern == Pattern::kBroadcast ? 1.0 : 1.0 / n;
@@ -136,7 +136,8 @@ Status apply_workload_model(Prepared& p, const std::string& gpu_model,
                   format_number(share / traced, 4) + " per traced producer (linear in the work" +
                   (wm->pattern == Pattern::kBroadcast
                        ? ""
-                       : "; each GPU a contiguous slice of the region, its chunks as traced") +
+                       : "; each GPU a contiguous slice of the region, its chunks as traced, "
+                         "in whole waves of CTAs where the trace records them") +
                   "), every part to all " + std::to_string(n - 1) + " peers\n";
   return Status::Ok();
 }

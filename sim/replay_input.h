@@ -55,6 +55,13 @@ struct KernelInput {
   double duration_ns = 0;          ///< compute-only duration.
   uint64_t dest_mask = 0;          ///< destination GPUs (bit i = GPU i); 0 = every other GPU.
   std::vector<ChunkInput> chunks;  ///< sorted by ready_ns.
+  /// The launch's grid (trace kernel_begin), 0 if not recorded.
+  uint32_t grid_ctas = 0;
+  /// Generations of CTAs the kernel ran: its duration over its traced CTAs'
+  /// mean duration, rounded (at least 1), 0 if no CTA was traced. With
+  /// grid_ctas it gives the resident CTAs per SM (strong scaling's waves,
+  /// sim/workload_model.h).
+  uint32_t cta_generations = 0;
 };
 
 // IterationInput: kernels running concurrently, closed by a global barrier

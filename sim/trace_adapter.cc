@@ -30,6 +30,9 @@ using traces::EventKind;
 struct KernelSpan {
   uint32_t id = 0;
   double begin_ns = -1, end_ns = -1;
+  uint32_t grid_ctas = 0;    ///< kernel_begin's grid, 0 if not recorded.
+  double cta_sum_ns = 0;     ///< traced CTAs (begin in the span): summed durations,
+  uint32_t traced_ctas = 0;  ///< and their count.
 };
 
 // Agent kernels (traces::kAgentKernelIdBase + the producer's id) run beside
@@ -274,7 +277,8 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
   // agents' end) are not producers.
   auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
          records] = d;
-  std::map<std::pair<uint32_t, uint32_t>, double> open_transfers;
+  std::map<std::pair<uint32_t, uint32_t>, double> open_transfers, open_ctas;
+  std::map<uint32_t, std::vector<std::pair<double, double>>> cta_spans;  // per GPU (begin, end)
   // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
   // integers before converting, a double holds them only to 256 ns.
   bool have_origin = false;
@@ -288,6 +292,15 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
     switch (static_cast<EventKind>(e.kind)) {
       case EventKind::kCtaBegin:
       case EventKind::kCtaEnd:
+        // Whole CTAs (not warps): their durations, paired by (GPU, CTA).
+        if (!(e.flags & traces::kFlagWarp)) {
+          if (e.kind == static_cast<uint16_t>(EventKind::kCtaBegin)) {
+            open_ctas[{e.gpu, e.id}] = t;
+          } else if (auto it = open_ctas.find({e.gpu, e.id}); it != open_ctas.end()) {
+            cta_spans[e.gpu].emplace_back(it->second, t);
+            open_ctas.erase(it);
+          }
+        }
         if (e.aux != traces::kNoId)
           records.push_back(ChunkRecord{t, e.value, e.gpu, e.kind, e.flags, e.aux});
         break;
@@ -296,7 +309,8 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
         records.push_back(ChunkRecord{t, e.value, e.gpu, e.kind, e.flags, e.id});
         break;
       case EventKind::kKernelBegin:
-        (e.id >= kAgentKernelIdBase ? agents : kernels)[e.gpu].push_back(KernelSpan{e.id, t, -1});
+        (e.id >= kAgentKernelIdBase ? agents : kernels)[e.gpu].push_back(
+            KernelSpan{e.id, t, -1, e.aux});
         break;
       case EventKind::kKernelEnd: {
         // Pairs with the latest open begin of the same kernel id.
@@ -332,6 +346,18 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
     std::erase_if(v, [](const KernelSpan& k) { return k.end_ns < 0; });
     std::sort(v.begin(), v.end(),
               [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
+    // Each kernel's traced CTAs: those that began inside it.
+    auto& ctas = cta_spans[it->first];
+    std::sort(ctas.begin(), ctas.end());
+    for (KernelSpan& k : v) {
+      for (auto c =
+               std::lower_bound(ctas.begin(), ctas.end(), std::make_pair(k.begin_ns, -HUGE_VAL));
+           c != ctas.end() && c->first <= k.end_ns; ++c) {
+        if (c->second > k.end_ns) continue;
+        k.cta_sum_ns += c->second - c->first;
+        ++k.traced_ctas;
+      }
+    }
     it = v.empty() ? kernels.erase(it) : std::next(it);
   }
   return d;
@@ -523,6 +549,12 @@ Result<IterationSpan> add_iterations(DecodedTrace& d, const KernelSources& src, 
       k.gpu = gpu;
       k.begin_ns = ks.begin_ns - start;
       k.duration_ns = ks.end_ns - ks.begin_ns;
+      k.grid_ctas = ks.grid_ctas;
+      if (ks.traced_ctas > 0 && ks.cta_sum_ns > 0) {
+        const double mean_cta_ns = ks.cta_sum_ns / ks.traced_ctas;
+        k.cta_generations =
+            static_cast<uint32_t>(std::max<int64_t>(1, std::llround(k.duration_ns / mean_cta_ns)));
+      }
       if (auto m = dest_masks.find(gpu); m != dest_masks.end()) k.dest_mask = m->second;
       Result<KernelInput> with_chunks = kernel_chunks(src, std::move(k), gpu, i, ks, region);
       if (!with_chunks.ok()) return with_chunks.error();

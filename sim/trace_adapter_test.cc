@@ -173,6 +173,10 @@ TEST(TraceAdapter, SampledPollingTmaTrace) {
   const KernelInput& k = in->iterations[0].kernels[0];
   EXPECT_EQ(k.dest_mask, 0b10u);
   EXPECT_DOUBLE_EQ(k.duration_ns, kernel_end() - kKernelBegin);
+  // The launch's grid, and its CTA generations: 6860 ns over the traced
+  // CTAs' 500 ns, rounded.
+  EXPECT_EQ(k.grid_ctas, kCtas);
+  EXPECT_EQ(k.cta_generations, 14u);
   ASSERT_EQ(k.chunks.size(), kChunks);
   for (uint32_t c = 0; c < kChunks; ++c) {
     EXPECT_EQ(k.chunks[c].size_bytes, kChunkBytes);

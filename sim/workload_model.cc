@@ -147,7 +147,26 @@ Result<WorkloadModel> workload_model(const ReplayInput& in, const hw_model::GpuC
                      trace_gpu->memory_bw_bytes_per_s / (m.compute_ns * 1e-9);
     m.bound = m.hbm_fraction >= kMemoryBoundFraction ? Bound::kMemory : Bound::kCompute;
   }
+  m.trace_sm_count = trace_gpu ? static_cast<uint32_t>(trace_gpu->sm_count) : 0;
   return m;
+}
+
+Waves kernel_waves(const KernelInput& k, Bound bound, uint32_t sm_count, uint32_t resident) {
+  Waves w;
+  if (k.grid_ctas == 0 || k.cta_generations == 0 || sm_count == 0 || k.duration_ns <= 0) return w;
+  const double ctas = k.grid_ctas, sms = sm_count;
+  if (bound == Bound::kCompute) {
+    w.ctas_per_sm = 1;
+  } else {
+    w.ctas_per_sm = static_cast<uint32_t>(std::ceil(ctas / (k.cta_generations * sms)));
+    if (k.cta_generations == 1) {
+      w.ctas_per_sm = std::max(w.ctas_per_sm, resident);
+    } else if (resident > 0) {
+      w.ctas_per_sm = resident;
+    }
+  }
+  w.wave_ns = k.duration_ns / std::ceil(ctas / (sms * w.ctas_per_sm));
+  return w;
 }
 
 namespace {
@@ -162,11 +181,13 @@ struct Source {
   double bytes = 0;
   double first_ns = 0;   ///< earliest first write of the kernel.
   bool ordered = false;  ///< median chunk span <= kSequentialSpanFraction x duration.
+  Waves waves;           ///< on the trace's GPU.
 };
 
-Source source(const KernelInput& k) {
+Source source(const KernelInput& k, const WorkloadModel& model, uint32_t resident) {
   Source s;
   s.kernel = &k;
+  s.waves = kernel_waves(k, model.bound, model.trace_sm_count, resident);
   s.chunks = k.chunks;
   std::stable_sort(s.chunks.begin(), s.chunks.end(),
                    [](const ChunkInput& a, const ChunkInput& b) { return a.index < b.index; });
@@ -186,12 +207,13 @@ Source source(const KernelInput& k) {
 }
 
 // add_piece: bytes [a, b) of source `s` to kernel `k`, starting `start_ns`
-// into it; returns the piece's compute time (linear in its bytes) and
-// raises *pole_ns to its chunks' latest ready time. The chunks keep their
+// into it; returns the piece's compute time (linear in its bytes, x
+// `scale`: the slice's waves over its linear time) and raises *pole_ns to
+// its chunks' latest ready time. The chunks keep their
 // traced times rebased to the time the source began the piece, compressed
 // into the piece's time where they exceed it; where the source ran its
 // chunks in sequence, none is ready sooner than its own traced span.
-double add_piece(const Source& s, double a, double b, double start_ns, KernelInput& k,
+double add_piece(const Source& s, double a, double b, double start_ns, double scale, KernelInput& k,
                  double* pole_ns) {
   std::vector<ChunkInput> piece;
   for (size_t i = 0; i < s.chunks.size(); ++i) {
@@ -202,7 +224,7 @@ double add_piece(const Source& s, double a, double b, double start_ns, KernelInp
     c.size_bytes = static_cast<uint64_t>(std::llround(x1) - std::llround(x0));
     if (c.size_bytes > 0) piece.push_back(c);
   }
-  const double time_ns = s.bytes > 0 ? s.kernel->duration_ns * (b - a) / s.bytes : 0;
+  const double time_ns = s.bytes > 0 ? scale * s.kernel->duration_ns * (b - a) / s.bytes : 0;
   if (piece.empty()) return time_ns;
   double began = piece.front().first_write_ns, span = 0;
   for (const ChunkInput& c : piece) began = std::min(began, c.first_write_ns);
@@ -223,11 +245,30 @@ double add_piece(const Source& s, double a, double b, double start_ns, KernelInp
 }  // namespace
 
 Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& model,
-                                 uint32_t num_gpus) {
+                                 uint32_t num_gpus, uint32_t target_sm_count) {
   if (model.pattern == Pattern::kOther) {
     return make_error(in.name + ": --scaling strong: " + model.pattern_why +
                       "; strong scaling knows all-gather (every GPU produces, every GPU needs "
                       "all) and broadcast (one GPU produces) only");
+  }
+  // r of each launch configuration (grid size) that ran in several CTA
+  // generations: the median over its launches (one launch's estimate rounds
+  // duration / mean CTA, which a slow sample can tip); a kernel of one
+  // generation takes the largest of them (kernel_waves).
+  std::map<uint32_t, std::vector<uint32_t>> launches;
+  for (const IterationInput& it : in.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      if (k.cta_generations <= 1 || k.chunks.empty()) continue;
+      const uint32_t r = kernel_waves(k, model.bound, model.trace_sm_count, 0).ctas_per_sm;
+      if (r > 0) launches[k.grid_ctas].push_back(r);
+    }
+  }
+  std::map<uint32_t, uint32_t> resident;
+  uint32_t resident_seen = 0;
+  for (auto& [grid, rs] : launches) {
+    std::nth_element(rs.begin(), rs.begin() + rs.size() / 2, rs.end());
+    resident[grid] = rs[rs.size() / 2];
+    resident_seen = std::max(resident_seen, resident[grid]);
   }
   ReplayInput out = in;
   out.num_gpus = num_gpus;
@@ -252,7 +293,8 @@ Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& mod
     std::vector<Source> sources;
     double total = 0;
     for (const KernelInput& k : producers) {
-      sources.push_back(source(k));
+      sources.push_back(
+          source(k, model, k.cta_generations > 1 ? resident[k.grid_ctas] : resident_seen));
       total += sources.back().bytes;
     }
     const double share = total / num_gpus;
@@ -264,14 +306,38 @@ Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& mod
       KernelInput k;
       k.gpu = g;
       k.dest_mask = 0;
-      double base = 0, time_ns = 0, pole_ns = 0;
+      // Its compute: linear in the pieces' bytes, or in whole waves of the
+      // pieces' CTAs (the source's grid x bytes share) on the target's
+      // SMs x r slots, each wave the source's, rescaled to the target's SMs.
+      double base = 0, linear_ns = 0, unwaved_ns = 0, waves = 0, wave_sum_ns = 0;
+      for (const Source& s : sources) {
+        const double a = std::max(lo, base), b = std::min(hi, base + s.bytes);
+        base += s.bytes;
+        if (b <= a || s.bytes <= 0) continue;
+        const double share = (b - a) / s.bytes, piece_ns = s.kernel->duration_ns * share;
+        linear_ns += piece_ns;
+        if (s.waves.ctas_per_sm == 0 || target_sm_count == 0) {
+          unwaved_ns += piece_ns;
+          continue;
+        }
+        const double w = s.kernel->grid_ctas * share /
+                         (static_cast<double>(target_sm_count) * s.waves.ctas_per_sm);
+        waves += w;
+        wave_sum_ns += w * s.waves.wave_ns * target_sm_count / model.trace_sm_count;
+      }
+      // Whole waves (1e-9: a traced grid's own waves are not rounded up by
+      // the division's error).
+      const double compute_ns =
+          waves > 0 ? unwaved_ns + std::ceil(waves - 1e-9) * wave_sum_ns / waves : linear_ns;
+      const double scale = linear_ns > 0 ? compute_ns / linear_ns : 1;
+      double time_ns = 0, pole_ns = 0;
       bool first = true;
+      base = 0;
       for (const Source& s : sources) {
         const double a = std::max(lo, base), b = std::min(hi, base + s.bytes);
         if (b > a) {
           if (first) k.begin_ns = s.kernel->begin_ns, first = false;
-          const double piece_ns = add_piece(s, a - base, b - base, time_ns, k, &pole_ns);
-          time_ns += piece_ns;
+          time_ns += add_piece(s, a - base, b - base, time_ns, scale, k, &pole_ns);
         }
         base += s.bytes;
       }

@@ -74,6 +74,9 @@ struct WorkloadModel {
   /// over compute_ns; 0 when the trace's GPU is unknown.
   double hbm_fraction = 0;
   Bound bound = Bound::kCompute;
+  /// SMs of the GPU the trace was measured on ([gpu] sm_count), 0 when
+  /// unknown: strong scaling then does not round to waves.
+  uint32_t trace_sm_count = 0;
 };
 
 // workload_model: from a compute-only input (separate_data_generation) and
@@ -93,6 +96,26 @@ Result<WorkloadModel> workload_model(const ReplayInput& input,
 // not the chunk (docs/scaling.md, "Cost profile").
 inline constexpr double kSequentialSpanFraction = 0.5;
 
+// Waves: a traced producer kernel's CTAs in waves (docs/scaling.md, "Waves"):
+// a wave is the CTAs the GPU runs side by side without them sharing what
+// bounds the kernel, r per SM on S SMs. Memory-bound: the CTAs resident on
+// an SM wait on memory side by side; the kernel ran C = grid_ctas CTAs in
+// W = cta_generations generations (its duration over its traced CTAs'
+// mean), so r = ceil(C / (W S)), the fewest resident CTAs per SM that do
+// so, or `resident` when given (> 0): the trace's r for this launch
+// configuration (strong_scale: the median over the launches of the same
+// grid). A kernel of one generation only bounds r from below (all its CTAs
+// were resident at once): it takes `resident` when larger (strong_scale:
+// the largest r of the trace's kernels of several generations; proact runs
+// one kernel function of one block size per workload step). Compute-bound:
+// the resident CTAs share the SM's issue slots, so a wave is one CTA per
+// SM, r = 1. The grid took ceil(C / (S r)) waves, each of duration / waves.
+struct Waves {
+  uint32_t ctas_per_sm = 0;  ///< r; 0 = unknown (no grid, traced CTA or SM count).
+  double wave_ns = 0;        ///< kernel duration / its waves.
+};
+Waves kernel_waves(const KernelInput& kernel, Bound bound, uint32_t sm_count, uint32_t resident);
+
 // strong_scale: the fixed problem on `num_gpus` GPUs, by the pattern.
 // All-gather: the region is the producers' parts in GPU order, each in
 // chunk-index (offset) order, as the native partition lays it out; GPU g
@@ -105,12 +128,18 @@ inline constexpr double kSequentialSpanFraction = 0.5;
 // exceed it, and, when the source ran its chunks in sequence
 // (kSequentialSpanFraction), none is ready sooner than its own traced span
 // (first write -> ready): the kernel takes the larger of the pieces' time
-// and its latest chunk. Broadcast: the producer keeps its whole kernel.
-// Every chunk goes to every other GPU. At the trace's own GPU count an
-// input whose producers made equal parts is returned unchanged. Pattern
-// kOther: error.
+// and its latest chunk. Waves: where the model knows the trace's SM count,
+// `target_sm_count` > 0 and a source's kernel_waves, the slice's compute is
+// whole waves instead: its CTAs (the source's grid x bytes share) on
+// target_sm_count x r slots, ceil(CTAs / slots) waves of the source's
+// wave_ns x target_sm_count / trace SMs (the roofline-rescaled kernel's
+// wave on the target), the pieces' times scaled to it; below one wave a
+// slice takes one wave (a CTA's duration is the floor). Broadcast: the
+// producer keeps its whole kernel. Every chunk goes to every other GPU. At
+// the trace's own GPU count on its own GPU an input whose producers made
+// equal parts is returned unchanged. Pattern kOther: error.
 Result<ReplayInput> strong_scale(const ReplayInput& input, const WorkloadModel& model,
-                                 uint32_t num_gpus);
+                                 uint32_t num_gpus, uint32_t target_sm_count = 0);
 
 // ComputeRescale: a trace's compute replayed on another GPU.
 struct ComputeRescale {

@@ -250,6 +250,106 @@ TEST(StrongScale, ASliceAcrossTwoProducers) {
   EXPECT_EQ(mid.chunks.size(), 6u);  // chunks 5, 6, 7 of GPU 0 (5 cut), 0, 1, 2 of GPU 1 (2 cut)
 }
 
+// waved: one GPU's 8-us kernel of 800 CTAs in 8 generations on a 10-SM GPU
+// (r = 10 resident per SM, 100 slots: 8 waves of 1 us), its 8 chunks side by
+// side (each spans the kernel: no chunk bounds a slice).
+ReplayInput waved(WorkloadModel* m) {
+  ReplayInput in = input(1, 1);
+  for (IterationInput& it : in.iterations) {
+    KernelInput& k = it.kernels[0];
+    k.grid_ctas = 800;
+    k.cta_generations = 8;
+    for (size_t i = 0; i < k.chunks.size(); ++i) {
+      k.chunks[i].index = static_cast<uint32_t>(i);
+      k.chunks[i].first_write_ns = 0;
+      k.chunks[i].ready_ns = k.duration_ns;
+    }
+  }
+  hw_model::GpuConfig gpu;
+  gpu.sm_count = 10;
+  Result<WorkloadModel> wm = workload_model(in, &gpu);
+  EXPECT_TRUE(wm.ok());
+  *m = *wm;
+  m->bound = Bound::kMemory;
+  return in;
+}
+
+TEST(StrongScale, WavesFromTheGridAndTheCtaGenerations) {
+  KernelInput k;
+  k.duration_ns = 7490;
+  k.grid_ctas = 8192;
+  k.cta_generations = 11;  // Jacobi on one H200 (132 SMs): 8192 CTAs, 70-us CTAs in 749 us
+  const Waves w = kernel_waves(k, Bound::kMemory, 132, 0);
+  EXPECT_EQ(w.ctas_per_sm, 6u);              // ceil(8192 / (11 x 132)) = ceil(5.64)
+  EXPECT_DOUBLE_EQ(w.wave_ns, 7490.0 / 11);  // ceil(8192 / 792) = 11 waves
+  // The trace's r for this grid (the median of its launches) over this one's.
+  EXPECT_EQ(kernel_waves(k, Bound::kMemory, 132, 7).ctas_per_sm, 7u);
+  EXPECT_DOUBLE_EQ(kernel_waves(k, Bound::kMemory, 132, 7).wave_ns, 7490.0 / 9);
+  // Compute-bound: resident CTAs share the SM, a wave is one CTA per SM.
+  const Waves c = kernel_waves(k, Bound::kCompute, 132, 0);
+  EXPECT_EQ(c.ctas_per_sm, 1u);
+  EXPECT_DOUBLE_EQ(c.wave_ns, 7490.0 / 63);  // ceil(8192 / 132) = 63 waves
+  k.grid_ctas = 512, k.cta_generations = 1;  // one generation: r >= ceil(512 / 132) = 4
+  EXPECT_EQ(kernel_waves(k, Bound::kMemory, 132, 0).ctas_per_sm, 4u);
+  // The trace's other kernels show 6.
+  EXPECT_EQ(kernel_waves(k, Bound::kMemory, 132, 6).ctas_per_sm, 6u);
+  EXPECT_DOUBLE_EQ(kernel_waves(k, Bound::kMemory, 132, 6).wave_ns, 7490);
+  k.cta_generations = 0;  // no traced CTA: unknown
+  EXPECT_EQ(kernel_waves(k, Bound::kMemory, 132, 6).ctas_per_sm, 0u);
+}
+
+// Below one wave a slice's time no longer shrinks with its share: 16 GPUs
+// take 50 CTAs each, half a wave, and keep a whole wave (1 us, not 0.5).
+TEST(StrongScale, ASliceBelowOneWaveKeepsOneWave) {
+  WorkloadModel m;
+  const ReplayInput in = waved(&m);
+  Result<ReplayInput> s = strong_scale(in, m, 16, 10);
+  ASSERT_TRUE(s.ok());
+  for (const KernelInput& k : s->iterations[0].kernels) {
+    EXPECT_DOUBLE_EQ(k.duration_ns, 1000) << k.gpu;
+    EXPECT_LE(k.chunks.back().ready_ns, 1000);
+  }
+  // Without the target's SMs (or the trace's): linear, 0.5 us.
+  Result<ReplayInput> linear = strong_scale(in, m, 16, 0);
+  ASSERT_TRUE(linear.ok());
+  EXPECT_DOUBLE_EQ(linear->iterations[0].kernels[0].duration_ns, 500);
+}
+
+// 400 CTAs on a 16-SM target (160 slots) are 2.5 waves: 3 waves, each the
+// trace's 1-us wave x 16/10 SMs (the target's wave holds 16/10 as many CTAs).
+TEST(StrongScale, PartWavesRoundUp) {
+  WorkloadModel m;
+  const ReplayInput in = waved(&m);
+  Result<ReplayInput> s = strong_scale(in, m, 2, 16);
+  ASSERT_TRUE(s.ok());
+  for (const KernelInput& k : s->iterations[0].kernels) {
+    EXPECT_DOUBLE_EQ(k.duration_ns, 3 * 1600) << k.gpu;  // linear: 4000
+    EXPECT_DOUBLE_EQ(k.chunks.back().ready_ns, 3 * 1600) << k.gpu;
+  }
+  // 4 GPUs on the trace's own 10 SMs: 200 CTAs, exactly 2 waves.
+  Result<ReplayInput> four = strong_scale(in, m, 4, 10);
+  ASSERT_TRUE(four.ok());
+  EXPECT_DOUBLE_EQ(four->iterations[0].kernels[3].duration_ns, 2000);
+  // The trace's own count and GPU: unchanged.
+  Result<ReplayInput> one = strong_scale(in, m, 1, 10);
+  ASSERT_TRUE(one.ok());
+  EXPECT_DOUBLE_EQ(one->iterations[0].kernels[0].duration_ns, 8000);
+}
+
+// Compute-bound, a wave is one CTA per SM (80 waves of 100 ns): 100 GPUs
+// take 8 CTAs each, below one wave of 10, and keep 100 ns (linear: 80).
+TEST(StrongScale, ComputeBoundWavesAreOneCtaPerSm) {
+  WorkloadModel m;
+  const ReplayInput in = waved(&m);
+  m.bound = Bound::kCompute;
+  Result<ReplayInput> s = strong_scale(in, m, 100, 10);
+  ASSERT_TRUE(s.ok());
+  EXPECT_DOUBLE_EQ(s->iterations[0].kernels[0].duration_ns, 100);
+  Result<ReplayInput> two = strong_scale(in, m, 2, 10);  // 400 CTAs: 40 waves, linear
+  ASSERT_TRUE(two.ok());
+  EXPECT_DOUBLE_EQ(two->iterations[0].kernels[1].duration_ns, 4000);
+}
+
 TEST(StrongScale, BroadcastKeepsTheProducerAndOtherIsAnError) {
   const ReplayInput in = input(2, 1);
   Result<WorkloadModel> m = workload_model(in, nullptr);
