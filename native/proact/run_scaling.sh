@@ -12,6 +12,8 @@
 #   pagerank  --graph-scale 22 - log2 N (same edges per vertex; a smaller
 #             R-MAT graph, not a slice of the big one: approximate share)
 #   als       --als-users 2^21 / N, items fixed (a GPU's share of the user step)
+#   als_items --als-users 2^21 / N and --als-items 2^17 / N: a GPU's share of both steps
+#             with the same ratings per user and per item (the fixed problem's slice)
 # Mechanism `track` (proact measures the compute-only `none` baseline with it),
 # traced like run_validation.sh. Nothing here is used for fitting: the
 # prediction is made from the N = 1 trace alone.
@@ -39,6 +41,8 @@ for n in 1 2 4 8 16; do
     --trace-chunks 256KiB $common
   run als_n$n --workload als --als-users $(((1 << 21) / n)) --chunk 256KiB \
     --trace-chunks 256KiB $common
+  run als_items_n$n --workload als --als-users $(((1 << 21) / n)) --als-items $(((1 << 17) / n)) \
+    --chunk 256KiB --trace-chunks 256KiB $common
 done
 
 compress_traces "$out"
