@@ -52,5 +52,18 @@ done > "$tmp/measured.txt"
       done
     done
   done
+  # ALS with users AND items cut by N (2026-11-26): one GPU's slice of the
+  # fixed problem, the like-for-like check (the 2026-11-25 als rows cut users only).
+  items=traces/real/2026-11-26_h200x1_als_items
+  trace=$(ls "$h200"/n1/traces/als_g1_none_*.xft*)
+  for n in 1 2 4 8 16; do
+    pred=$("$x" replay "$trace" --platform h200x4_hgx_nvswitch --gpus $n --scaling strong \
+      --mechanism infinite --format csv --jobs 1 2> /dev/null | tail -1 | cut -d, -f5)
+    read -r host span < <("$x" validate "$items/n$n" --format csv --tolerance 1000 2> /dev/null |
+      awk -F, 'NR > 1 && $3 == "none" { print $5, $7 }')
+    awk -v n=$n -v pr="$pred" -v s="$span" -v h="$host" 'BEGIN {
+      printf "h200,als_items,1/%d,h200x4_hgx_nvswitch,compute-bound,1.000,%.1f,%.1f,%.1f,%.2f,%.2f\n", n, pr, s, h,
+        100 * (pr - s) / s, 100 * (pr - h) / h }'
+  done
 } > "$out"
 echo "scaling_heldout: wrote $out"
