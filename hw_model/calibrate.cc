@@ -351,17 +351,18 @@ struct MicroRows {
   double slice(const SoftwareConfig& sw, const ProactMicroRow& r) const {
     return std::min({sw.agent_slice_bytes, r.chunk_bytes, bytes});
   }
-  // agent_rate: the agent's own rate in row r (before the link), 0 = unbounded.
-  double agent_rate(const SoftwareConfig& sw, const ProactMicroRow& r) const {
+  // mechanisms: sw with row r's agent threads.
+  Result<SoftwareMechanisms> mechanisms(const SoftwareConfig& sw, const ProactMicroRow& r) const {
     SoftwareConfig c = sw;
     c.transfer_threads = std::max<int64_t>(1, r.threads);
-    c.agent_slice_bytes = std::max(16.0, slice(sw, r));
-    Result<SoftwareMechanisms> m = SoftwareMechanisms::create(c);
+    return SoftwareMechanisms::create(c);
+  }
+  // agent_rate: the agent's own rate in row r (before the link), 0 = unbounded.
+  double agent_rate(const SoftwareConfig& sw, const ProactMicroRow& r) const {
+    Result<SoftwareMechanisms> m = mechanisms(sw, r);
     if (!m.ok()) return 0;
-    const bool tma = r.mechanism == "polling_tma";
-    const double per_slice_ns = m->agent_slice_cost(tma, slice(sw, r)).ns(slice(sw, r));
-    if (!(per_slice_ns > 0)) return 0;
-    return static_cast<double>(m->agent_workers(tma)) * slice(sw, r) / (per_slice_ns * 1e-9);
+    return m->agent_copy_bw_bytes_per_s(r.mechanism == "polling_tma",
+                                        std::min(r.chunk_bytes, bytes));
   }
   double rate(const SoftwareConfig& sw, const ProactMicroRow& r) const {
     const double agent = agent_rate(sw, r);
@@ -664,18 +665,31 @@ struct Calibrator {
     const bool tma = mechanism == "polling_tma";
     SoftwareConfig sw = out.platform.software;
     std::vector<const ProactMicroRow*> all;
+    std::map<const ProactMicroRow*, double> workers;  // depend on the row's threads only
     int64_t fewest = std::numeric_limits<int64_t>::max();
     for (const ProactMicroRow& r : m.rows) {
       if (r.mechanism != mechanism || m.base(r) <= 0 || r.chunk_bytes >= m.bytes) continue;
       if (!(r.time_ms > m.first_ready_ms(r))) continue;
+      Result<SoftwareMechanisms> rm = m.mechanisms(sw, r);
+      if (!rm.ok()) continue;
+      workers[&r] = static_cast<double>(rm->agent_workers(tma));
       all.push_back(&r);
       fewest = std::min(fewest, r.threads);
     }
     auto x_of = [&](const ProactMicroRow& r) {  // (slices per worker, bytes per worker)
-      SoftwareConfig c = sw;
-      c.transfer_threads = std::max<int64_t>(1, r.threads);
-      const double workers = static_cast<double>(SoftwareMechanisms::create(c)->agent_workers(tma));
-      return std::pair{m.bytes / m.slice(sw, r) / workers, m.bytes / workers};
+      const double n = workers.at(&r);
+      return std::pair{m.bytes / m.slice(sw, r) / n, m.bytes / n};
+    };
+    // rss_at: the relative residuals' sum of squares at fixed f, x = 1 / bw.
+    auto rss_at = [&](const std::vector<const ProactMicroRow*>& rows, double f, double x) {
+      double rss = 0;
+      for (const ProactMicroRow* r : rows) {
+        const auto [n, bw_bytes] = x_of(*r);
+        const double e = ((r->time_ms - m.first_ready_ms(*r)) * 1e-3 - n * f - bw_bytes * x) /
+                         (r->time_ms * 1e-3);
+        rss += e * e;
+      }
+      return rss;
     };
     std::vector<const ProactMicroRow*> used;
     for (const ProactMicroRow* r : all)
@@ -696,32 +710,14 @@ struct Calibrator {
       if (slices.size() >= 2 && used.size() >= 3) {
         const double det = a11 * a22 - a12 * a12;
         f = (a22 * b1 - a12 * b2) / det, x = (a11 * b2 - a12 * b1) / det;
-        double rss = 0;
-        for (const ProactMicroRow* r : used) {
-          const auto [n, bw_bytes] = x_of(*r);
-          const double e = ((r->time_ms - m.first_ready_ms(*r)) * 1e-3 - n * f - bw_bytes * x) /
-                           (r->time_ms * 1e-3);
-          rss += e * e;
-        }
+        const double rss = rss_at(used, f, x);
         f_var = rss / (rows - 2) * a22 / det, x_var = rss / (rows - 2) * a11 / det;
       } else if (tma) {  // one slice size: the whole turnaround is fixed
         f = b1 / a11;
-        double rss = 0;
-        for (const ProactMicroRow* r : used) {
-          const double e = ((r->time_ms - m.first_ready_ms(*r)) * 1e-3 - x_of(*r).first * f) /
-                           (r->time_ms * 1e-3);
-          rss += e * e;
-        }
-        f_var = rows > 1 ? rss / (rows - 1) / a11 : 0;
+        f_var = rows > 1 ? rss_at(used, f, 0) / (rows - 1) / a11 : 0;
       } else {  // one slice size: the rate alone
         x = b2 / a22;
-        double rss = 0;
-        for (const ProactMicroRow* r : used) {
-          const double e = ((r->time_ms - m.first_ready_ms(*r)) * 1e-3 - x_of(*r).second * x) /
-                           (r->time_ms * 1e-3);
-          rss += e * e;
-        }
-        x_var = rows > 1 ? rss / (rows - 1) / a22 : 0;
+        x_var = rows > 1 ? rss_at(used, 0, x) / (rows - 1) / a22 : 0;
       }
       if (!(f >= 0) || !(x >= 0) || (f == 0 && x == 0)) return {};
       fit = {f * 1e9, std::sqrt(f_var) * 1e9, x > 0 ? 1 / x : 0,

@@ -118,12 +118,12 @@ double SoftwareMechanisms::compute_slowdown(Mechanism mechanism, const GpuShape&
   return std::min(1.0, taken / slots);
 }
 
-double SoftwareMechanisms::tma_copy_bw_bytes_per_s(double chunk_bytes) const {
+double SoftwareMechanisms::agent_copy_bw_bytes_per_s(bool tma, double chunk_bytes) const {
   const double slice = chunk_bytes > 0 ? std::min(config_.agent_slice_bytes, chunk_bytes)
                                        : config_.agent_slice_bytes;
-  const AgentSliceCost cost = agent_slice_cost(true, slice);
-  if (!(cost.ns(slice) > 0)) return 0;
-  return static_cast<double>(agent_workers(true)) * slice / (cost.ns(slice) * 1e-9);
+  const double ns = agent_slice_cost(tma, slice).ns(slice);
+  if (!(ns > 0)) return 0;
+  return static_cast<double>(agent_workers(tma)) * slice / (ns * 1e-9);
 }
 
 AgentSliceCost SoftwareMechanisms::agent_slice_cost(bool tma, double slice_bytes) const {

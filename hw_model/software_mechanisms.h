@@ -123,11 +123,12 @@ class SoftwareMechanisms {
   // threads over all warp slots; others: 0 while idle).
   double compute_slowdown(Mechanism mechanism, const GpuShape& gpu) const;
 
-  // tma_copy_bw_bytes_per_s: the TMA polling agent (one issuing thread per
-  // 32-thread CTA, one slice of min(agent_slice, chunk) bytes each in flight):
-  // CTAs × slice / its turnaround (agent_slice_cost; Little's law); 0 without
-  // a turnaround.
-  double tma_copy_bw_bytes_per_s(double chunk_bytes) const;
+  // agent_copy_bw_bytes_per_s: the polling agent's (tma false: its warps) or
+  // the TMA agent's (tma true: one issuing thread per 32-thread CTA) copy rate
+  // with one slice of min(agent_slice, chunk) bytes per worker in flight:
+  // workers × slice / agent_slice_cost (Little's law); 0 when nothing bounds
+  // it (TMA without a turnaround).
+  double agent_copy_bw_bytes_per_s(bool tma, double chunk_bytes) const;
 
   // agent_slice_cost: one worker's cost per slice of `slice_bytes` (to one
   // peer). Polling warp: polling_slice_overhead + slice / (its share of

@@ -53,15 +53,16 @@ TEST(SoftwareMechanisms, ChunkCosts) {
 
 TEST(SoftwareMechanisms, TmaRateFollowsCtasAndSlice) {
   SoftwareConfig c;
-  EXPECT_EQ(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20), 0);  // not fitted
+  EXPECT_EQ(SoftwareMechanisms::create(c)->agent_copy_bw_bytes_per_s(true, 1 << 20),
+            0);  // not fitted
   c.tma_slice_turnaround_ns = 2000;
   c.transfer_threads = 2048;  // 64 CTAs of 32 threads, one 16 KiB slice each per 2 us
   SoftwareMechanisms s = *SoftwareMechanisms::create(c);
-  EXPECT_DOUBLE_EQ(s.tma_copy_bw_bytes_per_s(1 << 20), 64 * 16384 / 2e-6);
-  EXPECT_DOUBLE_EQ(s.tma_copy_bw_bytes_per_s(4096), 64 * 4096 / 2e-6);  // chunk < slice
+  EXPECT_DOUBLE_EQ(s.agent_copy_bw_bytes_per_s(true, 1 << 20), 64 * 16384 / 2e-6);
+  EXPECT_DOUBLE_EQ(s.agent_copy_bw_bytes_per_s(true, 4096), 64 * 4096 / 2e-6);  // chunk < slice
   c.transfer_threads = 4096;
-  EXPECT_DOUBLE_EQ(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20),
-                   2 * s.tma_copy_bw_bytes_per_s(1 << 20));
+  EXPECT_DOUBLE_EQ(SoftwareMechanisms::create(c)->agent_copy_bw_bytes_per_s(true, 1 << 20),
+                   2 * s.agent_copy_bw_bytes_per_s(true, 1 << 20));
   c.agent_slice_bytes = 8;
   EXPECT_FALSE(SoftwareMechanisms::create(c).ok());
 }
@@ -104,7 +105,7 @@ TEST(SoftwareMechanisms, AgentSliceCostHasFixedAndPerBytePart) {
   EXPECT_NEAR(tma.agent_slice_cost(true, 4096).ns(4096), 880 + 249.8, 0.1);
   EXPECT_NEAR(tma.agent_slice_cost(true, 16384).ns(16384), 880 + 999.0, 0.1);
   c.agent_slice_bytes = 4096;  // 32 CTAs x 4 KiB per turnaround
-  EXPECT_NEAR(SoftwareMechanisms::create(c)->tma_copy_bw_bytes_per_s(1 << 20),
+  EXPECT_NEAR(SoftwareMechanisms::create(c)->agent_copy_bw_bytes_per_s(true, 1 << 20),
               32 * 4096 / ((880 + 249.756) * 1e-9), 1e6);
   EXPECT_FALSE(AgentSliceCost{}.bounds());
   c.tma_slice_bw_bytes_per_s = -1;
