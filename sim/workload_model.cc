@@ -216,7 +216,9 @@ Source source(const KernelInput& k, const WorkloadModel& model, uint32_t residen
 double add_piece(const Source& s, double a, double b, double start_ns, double scale, KernelInput& k,
                  double* pole_ns) {
   std::vector<ChunkInput> piece;
-  for (size_t i = 0; i < s.chunks.size(); ++i) {
+  // Offsets ascend: start at the last chunk that begins at or before a.
+  size_t i = std::upper_bound(s.offset.begin(), s.offset.end(), a) - s.offset.begin();
+  for (i = i > 0 ? i - 1 : 0; i < s.chunks.size() && s.offset[i] < b; ++i) {
     const double x0 = std::max(a, s.offset[i]);
     const double x1 = std::min(b, s.offset[i] + static_cast<double>(s.chunks[i].size_bytes));
     if (x1 <= x0) continue;
@@ -309,11 +311,21 @@ Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& mod
       // Its compute: linear in the pieces' bytes, or in whole waves of the
       // pieces' CTAs (the source's grid x bytes share) on the target's
       // SMs x r slots, each wave the source's, rescaled to the target's SMs.
-      double base = 0, linear_ns = 0, unwaved_ns = 0, waves = 0, wave_sum_ns = 0;
+      // Its pieces: [a, b) of each source it overlaps, in the source's bytes.
+      struct Piece {
+        const Source* s;
+        double a, b;
+      };
+      std::vector<Piece> pieces;
+      double base = 0;
       for (const Source& s : sources) {
         const double a = std::max(lo, base), b = std::min(hi, base + s.bytes);
+        if (b > a) pieces.push_back({&s, a - base, b - base});
         base += s.bytes;
-        if (b <= a || s.bytes <= 0) continue;
+      }
+      double linear_ns = 0, unwaved_ns = 0, waves = 0, wave_sum_ns = 0;
+      for (const auto& [src, a, b] : pieces) {
+        const Source& s = *src;
         const double share = (b - a) / s.bytes, piece_ns = s.kernel->duration_ns * share;
         linear_ns += piece_ns;
         if (s.waves.ctas_per_sm == 0 || target_sm_count == 0) {
@@ -331,15 +343,9 @@ Result<ReplayInput> strong_scale(const ReplayInput& in, const WorkloadModel& mod
           waves > 0 ? unwaved_ns + std::ceil(waves - 1e-9) * wave_sum_ns / waves : linear_ns;
       const double scale = linear_ns > 0 ? compute_ns / linear_ns : 1;
       double time_ns = 0, pole_ns = 0;
-      bool first = true;
-      base = 0;
-      for (const Source& s : sources) {
-        const double a = std::max(lo, base), b = std::min(hi, base + s.bytes);
-        if (b > a) {
-          if (first) k.begin_ns = s.kernel->begin_ns, first = false;
-          time_ns += add_piece(s, a - base, b - base, time_ns, scale, k, &pole_ns);
-        }
-        base += s.bytes;
+      if (!pieces.empty()) k.begin_ns = pieces.front().s->kernel->begin_ns;
+      for (const auto& [s, a, b] : pieces) {
+        time_ns += add_piece(*s, a, b, time_ns, scale, k, &pole_ns);
       }
       k.duration_ns = std::max(time_ns, pole_ns);
       std::stable_sort(
