@@ -434,22 +434,21 @@ struct HaloGraphBuilder {
 
   int image(int rank) const { return reduced ? rank % per_node : rank; }
 
+  // cached_route: the route `cache` holds for (a, b), added on first use.
+  uint32_t cached_route(std::map<std::pair<int, int>, uint32_t>& cache, int a, int b, uint32_t src,
+                        uint32_t dst, std::vector<uint32_t> links) {
+    auto [it, added] = cache.try_emplace({a, b}, 0);
+    if (added) it->second = tg.add_route(src, dst, std::move(links));
+    return it->second;
+  }
   // route_of: the route from node a's NIC up to node b's NIC down (one per pair).
   uint32_t route_of(int a, int b) {
-    auto it = route.find({a, b});
-    if (it != route.end()) return it->second;
-    const uint32_t id = tg.add_route(out_ep[a], in_ep[b], {up[a], down[b]});
-    route[{a, b}] = id;
-    return id;
+    return cached_route(route, a, b, out_ep[a], in_ep[b], {up[a], down[b]});
   }
-
   // progress_of: the route through the engines of ranks a and b.
   uint32_t progress_of(int a, int b) {
-    auto it = progress_route.find({a, b});
-    if (it != progress_route.end()) return it->second;
-    const uint32_t id = tg.add_route(progress_ep[a], progress_ep[b], {progress[a], progress[b]});
-    progress_route[{a, b}] = id;
-    return id;
+    return cached_route(progress_route, a, b, progress_ep[a], progress_ep[b],
+                        {progress[a], progress[b]});
   }
 
   // paced: `bytes` through `rank`'s node's host memory behind a private link at
