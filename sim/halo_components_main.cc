@@ -43,20 +43,12 @@ int main(int argc, char** argv) {
   flags.set_positionals("DIR_OR_TRACE", 1, SIZE_MAX,
                         "halo / GDA rank-0 traces, or folders searched for them");
   parse_flags_or_exit(flags, argc, argv);
-  std::vector<std::string> traces;
-  for (const std::string& a : flags.positionals()) {
-    if (!std::filesystem::is_directory(a)) {
-      traces.push_back(a);
-      continue;
-    }
-    for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
-      const std::string name = e.path().filename().string();
-      if (e.is_regular_file() && name.find("_rank0.xft") != std::string::npos &&
-          sim::is_halo_trace(e.path().string())) {
-        traces.push_back(e.path().string());
-      }
-    }
+  Result<std::vector<std::string>> found = sim::halo_rank0_traces(flags.positionals());
+  if (!found.ok()) {
+    std::cerr << "halo_components: " << found.error().message << "\n";
+    return 1;
   }
+  std::vector<std::string> traces = std::move(*found);
   std::sort(traces.begin(), traces.end());
   Table table({{"trace"},
                {"variant"},

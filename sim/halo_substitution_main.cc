@@ -7,7 +7,6 @@
 // `xferlab validate` takes them); for every held-out case it prints the
 // replay with the interpolated components and with one group at a time
 // replaced by the case's own (sim/halo_command.h, docs/halo_sim.md).
-#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -27,23 +26,12 @@ int main(int argc, char** argv) {
                        "halo / GDA rank-0 traces, or folders searched for them")
       .add_bool("csv", false, "CSV instead of a text table");
   parse_flags_or_exit(flags, argc, argv);
-  std::vector<std::string> traces;
-  for (const std::string& a : flags.positionals()) {
-    if (std::filesystem::is_directory(a)) {
-      for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
-        const std::string name = e.path().filename().string();
-        if (e.is_regular_file() && name.find("_rank0.xft") != std::string::npos &&
-            sim::is_halo_trace(e.path().string())) {
-          traces.push_back(e.path().string());
-        }
-      }
-    } else if (std::filesystem::exists(a)) {
-      traces.push_back(a);
-    } else {
-      std::cerr << "halo_substitution: " << a << ": no such file or folder\n";
-      return 2;
-    }
+  Result<std::vector<std::string>> found = sim::halo_rank0_traces(flags.positionals());
+  if (!found.ok()) {
+    std::cerr << "halo_substitution: " << found.error().message << "\n";
+    return 2;
   }
+  const std::vector<std::string>& traces = *found;
   if (traces.empty()) {
     std::cerr << "halo_substitution: no halo traces in the given folders\n";
     return 2;

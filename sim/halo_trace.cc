@@ -103,6 +103,26 @@ bool is_halo_trace(const std::string& path) {
   return p == "halo_exchange" || p == "gdasync_bench";
 }
 
+Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths) {
+  std::vector<std::string> traces;
+  for (const std::string& a : paths) {
+    if (std::filesystem::is_directory(a)) {
+      for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
+        const std::string name = e.path().filename().string();
+        if (e.is_regular_file() && name.find("_rank0.xft") != std::string::npos &&
+            is_halo_trace(e.path().string())) {
+          traces.push_back(e.path().string());
+        }
+      }
+    } else if (std::filesystem::exists(a)) {
+      traces.push_back(a);
+    } else {
+      return make_error(a + ": no such file or folder");
+    }
+  }
+  return traces;
+}
+
 namespace {
 
 // read_halo_parameters: the rank's variant, geometry and message table from

@@ -120,6 +120,12 @@ struct HaloRun {
 // is_halo_trace: true when the trace's producer is halo_exchange or gdasync_bench.
 bool is_halo_trace(const std::string& path);
 
+// halo_rank0_traces: the halo / GDA rank-0 traces among `paths` (the
+// diagnostic tools' DIR_OR_TRACE arguments): a file as given, a folder
+// searched recursively (directory order); a path that does not exist is an
+// error "PATH: no such file or folder".
+Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths);
+
 // load_halo_trace: one rank's trace.
 Result<HaloRankTrace> load_halo_trace(const std::string& path);
 
