@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""tools/halo_median_repeat.py OUTDIR DEST — keep the median repeat of every
+halo / GDA configuration of native/halo/run_repeats.sh.
+
+OUTDIR holds rep1 ... repN, each a native/halo/run_all.sh output (halo.csv,
+boxes.csv, traces/, logs/, provenance.txt). For every configuration (variant
+and label, e.g. `stream gpus2_400`) that every repeat measured, the repeat
+whose `iteration_wall` average is the median of the N (N odd; for even N the
+lower middle) is kept: its CSV rows, its traces (`VARIANT_LABEL_rankR.xft*`)
+and its log go to DEST, which then reads like one run_all.sh output and
+`xferlab validate DEST` replays it. DEST/repeats.csv lists every repeat's
+iteration_wall and which one was kept; DEST/provenance.txt is rep1's with
+the rule appended. Why: docs/halo_sim.md, "Run-to-run variation and the bound".
+"""
+import csv
+import glob
+import os
+import shutil
+import sys
+
+
+def fail(msg):
+    sys.exit("halo_median_repeat: " + msg)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for i, r in enumerate(rows, start=2):
+        for key in ("variant", "size", "phase", "avg_ns"):
+            if not r.get(key):
+                fail("%s:%d: field '%s' missing or empty" % (path, i, key))
+    return rows
+
+
+def load_repeats(outdir):
+    reps = sorted(glob.glob(os.path.join(outdir, "rep*")),
+                  key=lambda p: int(os.path.basename(p)[3:] or 0))
+    reps = [p for p in reps if os.path.basename(p)[3:].isdigit()]
+    if not reps:
+        fail("%s: no rep1 ... repN folders (run native/halo/run_repeats.sh first)" % outdir)
+    data = []  # per repeat: {csv name: rows}
+    for rep in reps:
+        tables = {}
+        for name in ("halo.csv", "boxes.csv"):
+            path = os.path.join(rep, name)
+            if os.path.exists(path):
+                tables[name] = read_csv(path)
+        if not tables:
+            fail("%s: neither halo.csv nor boxes.csv" % rep)
+        data.append(tables)
+    return reps, data
+
+
+def iteration_wall(rows, variant, label, where):
+    vals = [float(r["avg_ns"]) for r in rows
+            if r["variant"] == variant and r["size"] == label and r["phase"] == "iteration_wall"]
+    if len(vals) != 1:
+        fail("%s: %d iteration_wall rows for %s %s (expected 1)" % (where, len(vals), variant, label))
+    return vals[0]
+
+
+def copy_matching(src_dir, pattern, dest_dir):
+    found = glob.glob(os.path.join(src_dir, pattern))
+    os.makedirs(dest_dir, exist_ok=True)
+    for path in found:
+        shutil.copy2(path, dest_dir)
+    return len(found)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: tools/halo_median_repeat.py OUTDIR DEST")
+    outdir, dest = sys.argv[1], sys.argv[2]
+    reps, data = load_repeats(outdir)
+    os.makedirs(dest, exist_ok=True)
+    summary = []
+    for name in ("halo.csv", "boxes.csv"):
+        if not all(name in t for t in data):
+            continue
+        configs = sorted({(r["variant"], r["size"]) for r in data[0][name]})
+        kept_rows = []
+        for variant, label in configs:
+            walls = [iteration_wall(t[name], variant, label, os.path.join(rep, name))
+                     for rep, t in zip(reps, data)]
+            order = sorted(range(len(walls)), key=lambda i: walls[i])
+            k = order[(len(walls) - 1) // 2]
+            kept_rows += [r for r in data[k][name] if r["variant"] == variant and r["size"] == label]
+            n_traces = copy_matching(os.path.join(reps[k], "traces"), "%s_%s_rank*.xft*" % (variant, label),
+                                     os.path.join(dest, "traces"))
+            place, tail = label.split("_", 1)
+            log = "%s_%s%s.log" % (place, "boxes_" if name == "boxes.csv" else "", variant + "_" +
+                                   (tail[3:] if tail.startswith("box") else tail))
+            copy_matching(os.path.join(reps[k], "logs"), log, os.path.join(dest, "logs"))
+            for i, w in enumerate(walls):
+                summary.append([variant, label, name, os.path.basename(reps[i]), "%.2f" % w,
+                                "yes" if i == k else "no", str(n_traces) if i == k else ""])
+        with open(os.path.join(dest, name), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(data[0][name][0].keys()))
+            w.writeheader()
+            w.writerows(kept_rows)
+    with open(os.path.join(dest, "repeats.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["variant", "label", "csv", "repeat", "iteration_wall_avg_ns", "kept", "traces_kept"])
+        w.writerows(summary)
+    with open(os.path.join(reps[0], "provenance.txt")) as f:
+        prov = f.read()
+    with open(os.path.join(dest, "provenance.txt"), "w") as f:
+        f.write(prov)
+        f.write("\nmedian repeat: tools/halo_median_repeat.py over %d repeats (%s); per configuration "
+                "the repeat with the median iteration_wall average is kept (repeats.csv)\n"
+                % (len(reps), " ".join(os.path.basename(r) for r in reps)))
+    print("halo_median_repeat: %d configurations from %d repeats -> %s" %
+          (len({(s[0], s[1]) for s in summary}), len(reps), dest))
+
+
+if __name__ == "__main__":
+    main()
