@@ -717,13 +717,9 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   run.result.mechanism = options.mechanism;
   if (options.explain) run.cp = std::make_unique<CriticalPath>();
   run.result.chunks = input.num_chunks();
-  // Ended flights (Run::reap). SimGrid 3.32's public headers only declare
-  // NetworkAction, a kernel::resource::Action with no other base.
-  sg4::Link::on_communication_state_change_cb([&run](simgrid::kernel::resource::NetworkAction& na,
-                                                     simgrid::kernel::resource::Action::State) {
-    const auto& a = reinterpret_cast<const simgrid::kernel::resource::Action&>(na);
-    if (a.get_state() != simgrid::kernel::resource::Action::State::FINISHED) return;
-    auto it = run.moving.find(a.get_activity());
+  // Ended flights (Run::reap).
+  on_comm_end([&run](const void* comm) {
+    auto it = run.moving.find(comm);
     if (it == run.moving.end()) return;
     run.ended[it->second.first].push_back(std::move(it->second.second));
     run.moving.erase(it);

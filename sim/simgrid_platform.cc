@@ -219,33 +219,41 @@ SimgridPlatform SimgridPlatform::build(const Machine& m, const SourceLanes& lane
     zone->create_host("nvswitch", kHostSpeedFlops)->seal();
   }
   zone->seal();
-  // Receivers: daemons blocked for good (a suspended receiver would hold its
-  // comms back), killed when the replay ends.
-  sg4::SemaphorePtr never = sg4::Semaphore::create(0);
-  auto receiver = [never](sg4::Host* host) {
-    sg4::Mailbox* inbox = sg4::Mailbox::by_name(host->get_name());
-    inbox->set_receiver(sg4::Actor::create("rx." + host->get_name(), host, [never] {
-      sg4::Actor::self()->daemonize();
-      never->acquire();
-    }));
-    return inbox;
-  };
-  for (sg4::Host* gpu : p.gpus_) p.inboxes_.push_back(receiver(gpu));
-  for (sg4::Host* sink : p.sinks_) p.sink_inboxes_.push_back(receiver(sink));
+  for (sg4::Host* gpu : p.gpus_) p.inboxes_.push_back(permanent_inbox(gpu));
+  for (sg4::Host* sink : p.sinks_) p.sink_inboxes_.push_back(permanent_inbox(sink));
   return p;
 }
 
-namespace {
+sg4::Mailbox* permanent_inbox(sg4::Host* host) {
+  // The receiver: a daemon blocked for good (a suspended receiver would hold
+  // its comms back), killed when the last regular actor ends.
+  sg4::SemaphorePtr never = sg4::Semaphore::create(0);
+  sg4::Mailbox* inbox = sg4::Mailbox::by_name(host->get_name());
+  inbox->set_receiver(sg4::Actor::create("rx." + host->get_name(), host, [never] {
+    sg4::Actor::self()->daemonize();
+    never->acquire();
+  }));
+  return inbox;
+}
 
-// put: a comm of `bytes` from `from` into `inbox`, issued by the calling
-// actor, which moves to `from` (a comm leaves from its issuer's host).
 sg4::CommPtr put(sg4::Host* from, sg4::Mailbox* inbox, uint64_t bytes) {
   if (sg4::this_actor::get_host() != from) sg4::this_actor::set_host(from);
   static int payload = 0;  // a comm carries a (never read) pointer
   return inbox->put_async(&payload, bytes);
 }
 
-}  // namespace
+void on_comm_end(std::function<void(const void* comm)> callback) {
+  // SimGrid 3.32's public headers only declare NetworkAction, a
+  // kernel::resource::Action with no other base.
+  sg4::Link::on_communication_state_change_cb(
+      [callback = std::move(callback)](simgrid::kernel::resource::NetworkAction& na,
+                                       simgrid::kernel::resource::Action::State) {
+        const auto& a = reinterpret_cast<const simgrid::kernel::resource::Action&>(na);
+        if (a.get_state() == simgrid::kernel::resource::Action::State::FINISHED) {
+          callback(a.get_activity());
+        }
+      });
+}
 
 sg4::CommPtr SimgridPlatform::send(uint32_t src, uint32_t lane, uint32_t dst,
                                    uint64_t bytes) const {

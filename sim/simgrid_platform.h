@@ -8,6 +8,7 @@
 #include <simgrid/forward.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/machine.h"
@@ -27,6 +28,26 @@ struct SourceLanes {
 // min(wire bandwidth, packet rate x packet_wire_bytes) (the task-graph core
 // builds the same links, sim/proact_graph.cc).
 double platform_link_bw_bytes_per_s(const LinkSpec& link, double packet_wire_bytes);
+
+// permanent_inbox: the mailbox of `host`, with a permanent receiver (a
+// daemon actor there): a comm put into it starts flowing at once, without a
+// matching receive, on the route from the sender's host to `host`.
+simgrid::s4u::Mailbox* permanent_inbox(simgrid::s4u::Host* host);
+
+// put: starts a comm of `bytes` from `from` into `inbox`, issued by the
+// calling actor, which moves to `from` (a comm leaves from its issuer's
+// host). Not Comm::sendto: SimGrid 3.32 detaches every sendto comm into one
+// list of maestro's and removes each at its end by a linear search, so a
+// sendto costs time proportional to all comms in flight on the platform
+// (84% of the CPU at 1024 GPUs); a mailbox comm sits in its sender's list
+// only, until the sender tests or waits for it (docs/sim.md, "Engine").
+simgrid::s4u::CommPtr put(simgrid::s4u::Host* from, simgrid::s4u::Mailbox* inbox, uint64_t bytes);
+
+// on_comm_end: calls `callback` with a comm's kernel activity
+// (Comm::get_impl()) when its transfer ends, in maestro, while SimGrid
+// updates its models: record it there, start nothing. A put comm completes
+// (and leaves its sender's list) only when its sender tests or waits for it.
+void on_comm_end(std::function<void(const void* comm)> callback);
 
 // SimgridPlatform: hosts for GPUs, the CPU (root complex) and switches; one
 // split-duplex link per GPU bundle (and per PCIe uplink); explicit routes.
@@ -53,13 +74,8 @@ class SimgridPlatform {
   simgrid::s4u::Host* cpu() const { return cpu_; }
 
   // send: starts a transfer of `bytes` from GPU src's `lane` to GPU dst,
-  // issued by the calling actor, which moves to the source host. A comm to
-  // a mailbox with a permanent receiver on dst (one daemon actor per GPU),
-  // not Comm::sendto: SimGrid 3.32 detaches every sendto comm into one list
-  // of maestro's and removes each at its end by a linear search, so sendto
-  // costs time proportional to all comms in flight on the platform per
-  // comm (84% of the CPU at 1024 GPUs); a mailbox comm sits in its sender's
-  // list only (docs/sim.md, "Engine"). Same route, size and rate.
+  // issued by the calling actor, which moves to the source host: a put into
+  // dst's permanent inbox (one daemon receiver per GPU).
   simgrid::s4u::CommPtr send(uint32_t src, uint32_t lane, uint32_t dst, uint64_t bytes) const;
 
   // has_fan_out_sinks: built with mesh_fan_out (a mesh of more than 2 GPUs).

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u.hpp>
+#include <unordered_map>
+#include <utility>
 
 #include "sim/isolated.h"
 #include "sim/simgrid_platform.h"
@@ -103,7 +106,6 @@ constexpr double kCoreSpeedFlops = 1e9;  // one flop per ns: a work task's amoun
 // GraphHosts: the SimGrid hosts a task graph runs on.
 struct GraphHosts {
   std::vector<sg4::Host*> exec;       ///< per executor: its cores.
-  std::vector<sg4::Host*> delay;      ///< per executor: its delays, one core each.
   std::vector<sg4::Host*> endpoints;  ///< per endpoint (transfers between them).
 };
 
@@ -118,21 +120,12 @@ GraphHosts build_graph_platform(const TaskGraph& g) {
   zone->set_parent(root);
   sg4::NetZone* compute = sg4::create_empty_zone("executors");
   compute->set_parent(root);
-  // Each executor is a host with its cores; its delays run on a companion
-  // host with as many cores as tasks, so they never share (and each
-  // executor's delays stay in their own max-min constraint).
-  std::vector<uint32_t> delays_near(g.executors().size(), 0);
-  for (const Task& t : g.tasks()) {
-    if (t.kind == TaskKind::kDelay) ++delays_near[t.where];
-  }
-  for (size_t i = 0; i < g.executors().size(); ++i) {
-    const GraphExecutor& e = g.executors()[i];
+  // Each executor is a host with its cores. Delays are timers, not
+  // activities (GraphRun::start).
+  for (const GraphExecutor& e : g.executors()) {
     hosts.exec.push_back(compute->create_host(e.name, kCoreSpeedFlops)
                              ->set_core_count(static_cast<int>(e.cores))
                              ->seal());
-    hosts.delay.push_back(compute->create_host(e.name + ".latency", kCoreSpeedFlops)
-                              ->set_core_count(static_cast<int>(std::max(1u, delays_near[i])))
-                              ->seal());
   }
   for (uint32_t i = 0; i < g.num_endpoints(); ++i) {
     hosts.endpoints.push_back(zone->create_host("ep" + std::to_string(i), kCoreSpeedFlops)->seal());
@@ -154,6 +147,207 @@ GraphHosts build_graph_platform(const TaskGraph& g) {
   return hosts;
 }
 
+// Issuer: the daemon actor on an endpoint that starts the transfers leaving
+// it and completes those that ended. A transfer is a put into its
+// destination's permanent inbox (sim/simgrid_platform.h, put: not sendto,
+// whose cost grows with every comm in flight), and a put leaves from its
+// issuer's host, so maestro, which starts the other tasks, hands transfers to
+// the issuer on their source.
+struct Issuer {
+  sg4::SemaphorePtr bell = sg4::Semaphore::create(0);
+  bool rung = false;                ///< a wake-up is pending
+  std::vector<uint32_t> ready;      ///< transfers to start
+  std::vector<sg4::CommPtr> ended;  ///< comms whose transfer ended, to complete
+};
+
+// GraphRun: one run of a graph: how many predecessors each task still waits
+// for, the activities started, the issuers.
+//
+// An activity is created when its last predecessor ends, not up front with
+// add_successor: SimGrid 3.32 keeps every created activity in its issuer's
+// list and removes each one at its end by a linear search, so creating the
+// whole graph at once costs time quadratic in its size (37 s instead of well
+// under a second for a PROACT replay of 10^5 tasks); created when ready, the
+// lists hold only the running ones. Same start times: a task starts when its
+// last predecessor ends either way.
+class GraphRun {
+ public:
+  GraphRun(const TaskGraph& g, const GraphHosts& hosts);
+  // run: starts the tasks without predecessors and runs the engine.
+  void run(sg4::Engine* engine);
+  Result<TaskTimes> times() const;
+
+ private:
+  void start(uint32_t i);
+  void end(uint32_t i);
+  void end_transfers();
+  void ring(Issuer& issuer);
+  void issue(uint32_t endpoint);
+
+  const TaskGraph& g_;
+  const GraphHosts& hosts_;
+  std::vector<std::vector<uint32_t>> successors_;
+  std::vector<uint32_t> waiting_, ids_;
+  std::vector<sg4::ActivityPtr> acts_;
+  std::vector<char> done_;
+  std::vector<double> start_s_, end_s_;  ///< when each task became ready and ended
+  size_t remaining_;
+  std::vector<Issuer> issuers_;                       ///< per endpoint
+  std::vector<sg4::Mailbox*> inboxes_;                ///< per endpoint (nullptr: receives nothing)
+  std::unordered_map<const void*, uint32_t> moving_;  ///< transfer task by kernel comm
+  std::vector<uint32_t> ended_;  ///< transfers ended, successors not yet started
+  sg4::SemaphorePtr all_done_ = sg4::Semaphore::create(0);
+};
+
+GraphRun::GraphRun(const TaskGraph& g, const GraphHosts& hosts)
+    : g_(g),
+      hosts_(hosts),
+      successors_(g.tasks().size()),
+      waiting_(g.tasks().size(), 0),
+      ids_(g.tasks().size()),
+      acts_(g.tasks().size()),
+      done_(g.tasks().size(), 0),
+      start_s_(g.tasks().size(), 0),
+      end_s_(g.tasks().size(), 0),
+      remaining_(g.tasks().size()),
+      issuers_(g.num_endpoints()),
+      inboxes_(g.num_endpoints(), nullptr) {
+  // A mapping may state a dependency twice; it counts once.
+  std::vector<std::pair<uint32_t, uint32_t>> edges = g.edges();
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  for (const auto& [p, t] : edges) {
+    successors_[p].push_back(t);
+    ++waiting_[t];
+  }
+}
+
+void GraphRun::run(sg4::Engine* engine) {
+  sg4::Activity::on_completion_cb([this](const sg4::Activity& a) {
+    const uint32_t* id = a.get_data<uint32_t>();  // execs only: a put carries no id
+    if (id != nullptr && a.get_state() == sg4::Activity::State::FINISHED) end(*id);
+  });
+  on_comm_end([this](const void* comm) {
+    auto it = moving_.find(comm);
+    if (it == moving_.end()) return;
+    ended_.push_back(it->second);
+    moving_.erase(it);
+    // Successors start from a timer due now: maestro runs it right after
+    // this model update, where starting activities is safe.
+    if (ended_.size() == 1) {
+      simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [this] { end_transfers(); });
+    }
+  });
+  std::vector<char> sends(g_.num_endpoints(), 0);
+  for (const Task& t : g_.tasks()) {
+    if (t.kind != TaskKind::kTransfer) continue;
+    const GraphRoute& r = g_.routes()[t.where];
+    sends[r.src] = 1;
+    if (inboxes_[r.dst] == nullptr) inboxes_[r.dst] = permanent_inbox(hosts_.endpoints[r.dst]);
+  }
+  for (uint32_t e = 0; e < g_.num_endpoints(); ++e) {
+    if (!sends[e]) continue;
+    sg4::Actor::create("issuer." + hosts_.endpoints[e]->get_name(), hosts_.endpoints[e], [this, e] {
+      sg4::Actor::self()->daemonize();
+      issue(e);
+    });
+  }
+  // The issuers and receivers are daemons: they end with this regular actor,
+  // once every task has.
+  if (!hosts_.endpoints.empty()) {
+    sg4::Actor::create("graph", hosts_.endpoints[0], [this] { all_done_->acquire(); });
+  }
+  for (uint32_t i = 0; i < g_.tasks().size(); ++i) {
+    if (waiting_[i] == 0) start(i);
+  }
+  if (remaining_ == 0) all_done_->release();
+  engine->run();
+}
+
+void GraphRun::start(uint32_t i) {
+  const Task& t = g_.tasks()[i];
+  start_s_[i] = sg4::Engine::get_clock();
+  if (t.kind == TaskKind::kTransfer) {  // put at this time by its issuer
+    Issuer& issuer = issuers_[g_.routes()[t.where].src];
+    issuer.ready.push_back(i);
+    ring(issuer);
+    return;
+  }
+  // A delay is a kernel timer, not an activity: SimGrid 3.32 keeps an
+  // activity maestro starts in maestro's list and removes it at its end by a
+  // linear search (thousands of delays in flight at 256 GPUs: a third of the
+  // CPU); a timer is a heap entry. Same end: start + amount at 1 flop per ns.
+  if (t.kind == TaskKind::kDelay) {
+    simgrid::kernel::timer::Timer::set(start_s_[i] + t.amount / kCoreSpeedFlops,
+                                       [this, i] { end(i); });
+    return;
+  }
+  sg4::Host* host = hosts_.exec[t.where];
+  ids_[i] = i;
+  sg4::ExecPtr exec = sg4::Exec::init();
+  exec->set_flops_amount(t.amount)->set_host(host);
+  exec->set_data(&ids_[i]);
+  acts_[i] = exec;
+  exec->start();
+}
+
+void GraphRun::end(uint32_t i) {
+  done_[i] = 1;
+  end_s_[i] = sg4::Engine::get_clock();
+  for (uint32_t s : successors_[i]) {
+    if (--waiting_[s] == 0) start(s);
+  }
+  if (--remaining_ == 0) all_done_->release();
+}
+
+void GraphRun::end_transfers() {
+  for (uint32_t i : std::exchange(ended_, {})) {
+    Issuer& issuer = issuers_[g_.routes()[g_.tasks()[i].where].src];
+    issuer.ended.push_back(boost::static_pointer_cast<sg4::Comm>(acts_[i]));
+    ring(issuer);
+    end(i);
+  }
+}
+
+void GraphRun::ring(Issuer& issuer) {
+  if (issuer.rung) return;
+  issuer.rung = true;
+  issuer.bell->release();
+}
+
+void GraphRun::issue(uint32_t endpoint) {
+  Issuer& me = issuers_[endpoint];
+  for (;;) {
+    me.bell->acquire();
+    me.rung = false;
+    // A put stays in its sender's activity list until tested, and SimGrid
+    // removes from that list by a linear search: completing the ended ones
+    // keeps it to the transfers still moving.
+    for (sg4::CommPtr& c : std::exchange(me.ended, {})) c->test();
+    for (uint32_t i : std::exchange(me.ready, {})) {
+      const Task& t = g_.tasks()[i];
+      sg4::CommPtr comm = put(hosts_.endpoints[endpoint], inboxes_[g_.routes()[t.where].dst],
+                              static_cast<uint64_t>(t.amount));
+      moving_.emplace(comm->get_impl(), i);
+      acts_[i] = std::move(comm);
+    }
+  }
+}
+
+Result<TaskTimes> GraphRun::times() const {
+  TaskTimes out;
+  out.start_ns.resize(done_.size());
+  out.end_ns.resize(done_.size());
+  for (size_t i = 0; i < done_.size(); ++i) {
+    if (!done_[i])
+      return make_runtime_error("task graph: task " + std::to_string(i) + " never ran");
+    out.start_ns[i] = start_s_[i] * 1e9;
+    out.end_ns[i] = end_s_[i] * 1e9;
+    out.makespan_ns = std::max(out.makespan_ns, out.end_ns[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<TaskTimes> run_task_graph(const TaskGraph& g) {
@@ -161,74 +355,15 @@ Result<TaskTimes> run_task_graph(const TaskGraph& g) {
   sg4::Engine* engine = SimgridPlatform::create_engine();
   // SimGrid rounds activity ends to surf/precision (default 1e-9 s): an
   // actor sleeping until absolute times loses nothing, but a graph's chain of
-  // relative delays (a kernel's traced times, a pinned schedule) drifts by up
-  // to 1 ns per link: 4.3 us over a 2x Jacobi inline replay (0.1%). 1 ps keeps
-  // it below 1e-5 of any replay and above double's resolution up to 1000 s.
+  // relative times (a kernel's traced times, a pinned schedule) drifts by up
+  // to 1 ns per activity: 4.3 us over a 2x Jacobi inline replay (0.1%) when
+  // delays were activities. 1 ps keeps it below 1e-5 of any replay and above
+  // double's resolution up to 1000 s.
   sg4::Engine::set_config("surf/precision:1e-12");
   const GraphHosts hosts = build_graph_platform(g);
-
-  // An activity is created when its last predecessor ends, not up front with
-  // add_successor: SimGrid 3.32 keeps every created activity in its issuer's
-  // list and removes each one at its end by a linear search, so creating the
-  // whole graph at once costs time quadratic in its size (37 s instead of
-  // well under a second for a PROACT replay of 10^5 tasks); created when
-  // ready, the list holds only the running ones. Same start times: a task
-  // starts when its last predecessor ends either way.
-  const size_t n = g.tasks().size();
-  // A mapping may state a dependency twice; it counts once.
-  std::vector<std::pair<uint32_t, uint32_t>> edges = g.edges();
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  std::vector<std::vector<uint32_t>> successors(n);
-  std::vector<uint32_t> waiting(n, 0), ids(n);
-  for (const auto& [p, t] : edges) {
-    successors[p].push_back(t);
-    ++waiting[t];
-  }
-  std::vector<sg4::ActivityPtr> acts(n);
-  auto start = [&](uint32_t i) {
-    const Task& t = g.tasks()[i];
-    ids[i] = i;
-    if (t.kind == TaskKind::kTransfer) {
-      const GraphRoute& r = g.routes()[t.where];
-      sg4::CommPtr comm = sg4::Comm::sendto_init(hosts.endpoints[r.src], hosts.endpoints[r.dst]);
-      comm->set_payload_size(t.amount);
-      comm->set_data(&ids[i]);
-      acts[i] = comm;
-      comm->start();
-    } else {
-      sg4::Host* host = t.kind == TaskKind::kWork ? hosts.exec[t.where] : hosts.delay[t.where];
-      sg4::ExecPtr exec = sg4::Exec::init();
-      exec->set_flops_amount(t.amount)->set_host(host);
-      exec->set_data(&ids[i]);
-      acts[i] = exec;
-      exec->start();
-    }
-  };
-  sg4::Activity::on_completion_cb([&](const sg4::Activity& a) {
-    const uint32_t* id = a.get_data<uint32_t>();
-    if (id == nullptr || a.get_state() != sg4::Activity::State::FINISHED) return;
-    for (uint32_t s : successors[*id]) {
-      if (--waiting[s] == 0) start(s);
-    }
-  });
-  for (uint32_t i = 0; i < n; ++i) {
-    if (waiting[i] == 0) start(i);
-  }
-  engine->run();
-
-  TaskTimes out;
-  out.start_ns.resize(acts.size());
-  out.end_ns.resize(acts.size());
-  for (size_t i = 0; i < acts.size(); ++i) {
-    if (!acts[i] || acts[i]->get_state() != sg4::Activity::State::FINISHED) {
-      return make_runtime_error("task graph: task " + std::to_string(i) + " never ran");
-    }
-    out.start_ns[i] = acts[i]->get_start_time() * 1e9;
-    out.end_ns[i] = acts[i]->get_finish_time() * 1e9;
-    out.makespan_ns = std::max(out.makespan_ns, out.end_ns[i]);
-  }
-  return out;
+  GraphRun run(g, hosts);
+  run.run(engine);
+  return run.times();
 }
 
 Result<TaskTimes> run_task_graph_isolated(const TaskGraph& graph) {

@@ -5,10 +5,11 @@
 // sim/"): a design maps a trace to tasks — work on an executor (GPU SMs, a CPU
 // thread, a NIC engine), bytes over a route of links (copies, MPI messages,
 // RDMA), and pure latencies (flag visibility, launch latency, doorbells) —
-// joined by dependencies. SimGrid runs the graph itself (Exec::init,
-// Comm::sendto_init + set_payload_size, each started from
-// Activity::on_completion when its last predecessor ends): a task shares
-// hosts and links with every other running task in the max-min solver. The
+// joined by dependencies. SimGrid runs the graph itself, each task started
+// when its last predecessor ends (work: an Exec; a transfer: a mailbox comm
+// put by an issuer actor on its source; a delay: a kernel timer): work and
+// transfers share hosts and links with every other running task in the
+// max-min solver. The
 // graph is plain data, so a mapping can be tested without SimGrid. PROACT
 // traces (sim/proact_graph.h), halo exchange and GPUDirect Async
 // (sim/halo_model.h) map onto it.

@@ -40,7 +40,8 @@ paste -d '\n' "$golden" "$tmp/v.csv" | awk '
     for (i = 1; i <= na; i++) {
       if (a[i] == b[i]) continue
       if (a[i] ~ /^-?[0-9.e+-]+$/ && b[i] ~ /^-?[0-9.e+-]+$/) {
-        d = a[i] - b[i]; m = (a[i] < 0 ? -a[i] : a[i]); if (d < 0) d = -d
+        # +0: numbers, not strings (mawk compared "2e-14" > 1 as text).
+        x = a[i] + 0; y = b[i] + 0; d = x - y; m = (x < 0 ? -x : x); if (d < 0) d = -d
         if (d <= 1e-9 * (m > 1 ? m : 1)) continue
       }
       print "row " row " field " i ": committed \"" a[i] "\", validate \"" b[i] "\""; bad = 1
