@@ -96,11 +96,12 @@ def main():
                 summary.append([variant, label, name, os.path.basename(reps[i]), "%.2f" % w,
                                 "yes" if i == k else "no", str(n_traces) if i == k else ""])
         with open(os.path.join(dest, name), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(data[0][name][0].keys()))
+            w = csv.DictWriter(f, fieldnames=list(data[0][name][0].keys()),
+                               lineterminator="\n")
             w.writeheader()
             w.writerows(kept_rows)
     with open(os.path.join(dest, "repeats.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["variant", "label", "csv", "repeat", "iteration_wall_avg_ns", "kept", "traces_kept"])
         w.writerows(summary)
     with open(os.path.join(reps[0], "provenance.txt")) as f:

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Args: HALO_MEDIAN_REPEAT_PY — three fake run_all.sh outputs whose iteration
+# times put a different repeat in the middle for each configuration: the kept
+# CSV rows, traces and logs must be the median repeat's; repeats.csv marks it;
+# a repeat without iteration_wall for a configuration and a missing folder
+# are one-line errors with a non-zero exit.
+set -euo pipefail
+tool=$1
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+header=variant,size,ranks,gpus_per_node,iterations,phase,min_ns,avg_ns,max_ns
+make_rep() {  # K STREAM_WALL_NS BOX_WALL_NS
+  local d=$tmp/in/rep$1
+  mkdir -p "$d/traces" "$d/logs"
+  { echo $header
+    echo "stream,gpus2_400,2,2,50,pack,1,$1,1"
+    echo "stream,gpus2_400,2,2,50,iteration_wall,$2,$2,$2"; } > "$d/halo.csv"
+  { echo $header
+    echo "host,gpus2_box16,2,2,50,iteration_wall,$3,$3,$3"; } > "$d/boxes.csv"
+  for r in 0 1; do
+    echo "rep$1" > "$d/traces/stream_gpus2_400_rank$r.xft.zst"
+    echo "rep$1" > "$d/traces/host_gpus2_box16_rank$r.xft.zst"
+  done
+  echo "rep$1" > "$d/logs/gpus2_stream_400.log"
+  echo "rep$1" > "$d/logs/gpus2_boxes_host_16.log"
+  echo "date: rep$1" > "$d/provenance.txt"
+}
+make_rep 1 300 50
+make_rep 2 100 70
+make_rep 3 200 60
+python3 "$tool" "$tmp/in" "$tmp/out" > "$tmp/log" || fail "exit $? ($(cat "$tmp/log"))"
+[ "$(cat "$tmp/out/traces/stream_gpus2_400_rank1.xft.zst")" = rep3 ] || fail "stream trace not from rep3"
+[ "$(cat "$tmp/out/traces/host_gpus2_box16_rank0.xft.zst")" = rep3 ] || fail "box trace not from rep3"
+[ "$(cat "$tmp/out/logs/gpus2_stream_400.log")" = rep3 ] || fail "stream log not from rep3"
+[ "$(cat "$tmp/out/logs/gpus2_boxes_host_16.log")" = rep3 ] || fail "box log not from rep3"
+grep -q '^stream,gpus2_400,2,2,50,pack,1,3,1$' "$tmp/out/halo.csv" || fail "halo.csv rows not rep3's: $(cat "$tmp/out/halo.csv")"
+[ "$(grep -c ',yes,' "$tmp/out/repeats.csv")" = 2 ] || fail "repeats.csv: $(cat "$tmp/out/repeats.csv")"
+grep -q '^stream,gpus2_400,halo.csv,rep3,200.00,yes,2$' "$tmp/out/repeats.csv" || fail "repeats.csv kept row"
+grep -q 'median repeat' "$tmp/out/provenance.txt" || fail "provenance lacks the rule"
+# Change the box median: rep2 60 -> 55 keeps rep2 (50/55/60 sorted: rep1, rep2, rep3).
+sed -i 's/iteration_wall,70,70,70/iteration_wall,55,55,55/' "$tmp/in/rep2/boxes.csv"
+rm -rf "$tmp/out" && python3 "$tool" "$tmp/in" "$tmp/out" > /dev/null
+[ "$(cat "$tmp/out/traces/host_gpus2_box16_rank0.xft.zst")" = rep2 ] || fail "box median moved to rep2 but was not kept"
+# Malformed: a repeat lacks the configuration's iteration_wall.
+sed -i '/iteration_wall/d' "$tmp/in/rep2/halo.csv"
+if python3 "$tool" "$tmp/in" "$tmp/bad" 2> "$tmp/err"; then fail "accepted a repeat without iteration_wall"; fi
+grep -q 'rep2/halo.csv: 0 iteration_wall rows for stream gpus2_400' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ "$(wc -l < "$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+if python3 "$tool" "$tmp/nothing" "$tmp/bad2" 2> "$tmp/err"; then fail "accepted a folder without repeats"; fi
+grep -q 'no rep1 ... repN folders' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+echo PASS
