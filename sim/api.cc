@@ -283,16 +283,11 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
-  if (req.explain && req.core != ReplayCore::kActors) {
-    return make_error(
-        "replay: the critical path is recorded by the actor core only (--core actors)");
-  }
   std::vector<ReplayOptions> options;
   for (Mechanism m : *mechs) {
-    options.push_back(ReplayOptions{
-        m, req.record_timeline, req.aggregate_fan_out,
-        req.explain || (compare && m != Mechanism::kInfinite && req.core == ReplayCore::kActors),
-        req.core});
+    options.push_back(ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
+                                    req.explain || (compare && m != Mechanism::kInfinite),
+                                    req.core});
   }
   // The mechanisms' simulations are independent: one process each, in parallel.
   Result<std::vector<ReplayResult>> results =

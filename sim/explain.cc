@@ -104,7 +104,7 @@ std::string why_hardware_slower(const std::vector<ReplayResult>& results) {
 }
 
 Result<std::vector<Sensitivity>> sensitivities(const Prepared& p, Mechanism mechanism,
-                                               double base_e2e_ns, double step) {
+                                               double base_e2e_ns, ReplayCore core, double step) {
   Result<hw_model::Platform> platform = hw_model::load_platform(p.preset);
   if (!platform.ok()) return platform.error();
   for (const std::string& kv : p.sets) {
@@ -159,7 +159,9 @@ Result<std::vector<Sensitivity>> sensitivities(const Prepared& p, Mechanism mech
     Result<Machine> m = load_machine(p.preset, sets, p.machine.num_gpus, region);
     if (!m.ok()) continue;  // the raised value is invalid (e.g. a ratio above 1)
     use_trace_agent(p.input, *m);
-    Result<ReplayResult> r = simulate_isolated(p.input, *m, ReplayOptions{mechanism});
+    ReplayOptions o{mechanism};
+    o.core = core;
+    Result<ReplayResult> r = simulate_isolated(p.input, *m, o);
     if (!r.ok()) return r.error();
     const double rel_t = (r->end_to_end_ns - base_e2e_ns) / base_e2e_ns;
     out.push_back(Sensitivity{info.key,

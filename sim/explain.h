@@ -46,8 +46,10 @@ struct Sensitivity {
 // sensitivities: for `mechanism`, every numeric platform parameter of
 // prepared's preset (text, bool, enum and zero values skipped; auto sizes use
 // their sized values) raised by `step` (relative; counts by at least 1), the
-// data generation held fixed; sorted by |elasticity|, largest first.
+// data generation held fixed; replayed on `core`; sorted by |elasticity|,
+// largest first.
 Result<std::vector<Sensitivity>> sensitivities(const Prepared& prepared, Mechanism mechanism,
-                                               double base_e2e_ns, double step = 0.1);
+                                               double base_e2e_ns, ReplayCore core,
+                                               double step = 0.1);
 
 }  // namespace xferlab::sim

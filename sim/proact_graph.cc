@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "sim/proact_mechanism.h"
 #include "sim/simgrid_platform.h"
@@ -32,6 +33,7 @@ class Builder {
         packet_wire_(proact::packet_wire_bytes(m, in, o.mechanism)),
         aggregate_(o.aggregate_fan_out && m.topology == Topology::kSwitch) {
     out_.mechanism = o.mechanism;
+    out_.lanes = lanes_;
     out_.egress_bytes.assign(m.num_gpus, 0);
     for (uint32_t i = 0; i < m.num_gpus; ++i) g().add_executor("gpu" + std::to_string(i), 1);
     host_ = g().add_executor("host", 1);
@@ -46,11 +48,13 @@ class Builder {
       start_ = g().delay(host_, iteration.gap_before_ns);
       if (prev != kNone) g().after(start_, prev);
       ends_.clear();
+      if (opt_.explain) out_.cp.push_back({start_, 0, {}});
       double compute_end = 0;
       for (const KernelInput& k : iteration.kernels) {
         compute_end = std::max(compute_end, k.begin_ns + k.duration_ns);
         kernel(k);
       }
+      if (opt_.explain) out_.cp.back().compute_end_ns = compute_end;
       close_pins();
       out_.compute_ns += compute_end + iteration.gap_before_ns;
       prev = g().join(host_);
@@ -104,6 +108,31 @@ class Builder {
   }
   void wait_all(uint32_t task, const std::vector<uint32_t>& preds) {
     for (uint32_t p : preds) g().after(task, p);
+  }
+
+  // ---- critical path (explain): each actor's steps as the actor core takes
+  // them (ProactGraph::CpOp), recorded into the current kernel's actor i.
+
+  using Op = ProactGraph::CpOp::Kind;
+  void cp_actor(size_t i) {
+    if (!opt_.explain) return;
+    auto& actors = out_.cp.back().kernels.back().actors;
+    if (actors.size() <= i) actors.resize(i + 1);
+    cp_ops_ = &actors[i];
+  }
+  void cp_op(Op kind, Cause cause, uint32_t task, double offset_ns) {
+    if (cp_ops_ != nullptr) cp_ops_->push_back({kind, cause, task, offset_ns});
+  }
+  // step_at: the actor's time passes until t_ns after the iteration's start.
+  void step_at(double t_ns, Cause cause) { cp_op(Op::kStep, cause, ProactGraph::kNoTask, t_ns); }
+  // step_after: ... until `task`'s end plus offset_ns.
+  void step_after(uint32_t task, Cause cause, double offset_ns = 0) {
+    cp_op(Op::kStep, cause, task, offset_ns);
+  }
+  // finish: the actor waits for each of `transfers`, in order.
+  template <typename C>
+  void finish(const C& transfers) {
+    for (uint32_t t : transfers) cp_op(Op::kFinish, Cause::kCompute, t, 0);
   }
 
   // ---- network: the actors' platform (SimgridPlatform::build) as links and routes
@@ -169,13 +198,18 @@ class Builder {
     out_.payload_bytes += payload * to.copies;
     out_.wire_bytes += wire;
     out_.egress_bytes[src] += wire;
-    out_.transfers.push_back({t, iteration_, src, to.dst, chunk, to.copies});
+    out_.transfers.push_back({t, iteration_, src, to.dst, chunk, to.copies, payload * to.copies,
+                              static_cast<double>(std::llround(wire))});
     ends_.push_back(t);
+    cp_op(Op::kStart, Cause::kCompute, t, 0);
     return t;
   }
 
   void kernel(const KernelInput& k) {
     uint32_t last = kNone;
+    cp_ops_ = nullptr;
+    if (opt_.explain) out_.cp.back().kernels.push_back({k.gpu, k.begin_ns, {}, {}});
+    cp_actor(0);
     switch (opt_.mechanism) {
       case Mechanism::kMemcpy: last = memcpy(k); break;
       case Mechanism::kInline: last = inline_stores(k); break;
@@ -183,6 +217,7 @@ class Builder {
       case Mechanism::kCdp: last = cdp(k); break;
       case Mechanism::kHardware: last = hardware(k); break;
       case Mechanism::kInfinite:
+        step_at(k.begin_ns + k.duration_ns, Cause::kCompute);
         last = pin(k.gpu, k.begin_ns + k.duration_ns);
         out_.payload_bytes += proact::total_payload(k) * proact::dests(m_, k).size();
         break;
@@ -198,15 +233,19 @@ class Builder {
     const MechanismCosts& c = m_.costs;
     const double ke = k.begin_ns + k.duration_ns;
     const uint32_t end = pin(k.gpu, ke);
+    step_at(ke, Cause::kCompute);
     const double payload = proact::total_payload(k);
     const WireCost cost = m_.gpu_link.bulk(payload);
     std::vector<uint32_t> ds = proact::dests(m_, k);
     if (c.memcpy_streams == 0) {
       double issue = ke;
+      std::vector<uint32_t> flights;
       for (uint32_t d : ds) {
         issue += c.memcpy_issue_ns;
-        flight(pin(k.gpu, issue), k.gpu, 0, Target{d, 1}, 0, payload, cost);
+        step_at(issue, Cause::kLaunch);
+        flights.push_back(flight(pin(k.gpu, issue), k.gpu, 0, Target{d, 1}, 0, payload, cost));
       }
+      finish(flights);
       return end;
     }
     std::sort(ds.begin(), ds.end());
@@ -219,12 +258,17 @@ class Builder {
       uint32_t& prev = last[i % streams];
       uint32_t ready = started;
       if (prev != kNone) {
+        finish(std::initializer_list<uint32_t>{prev});
         ready = delay_after(k.gpu, join(k.gpu, {started, prev}), c.memcpy_stream_gap_ns);
       }
       started = join(k.gpu, {ready, pin(k.gpu, issue)});
+      step_after(started, Cause::kLaunch);
       const uint32_t lane =
           lanes_.lanes > 0 ? static_cast<uint32_t>(i % streams) % lanes_.lanes : 0;
       prev = flight(started, k.gpu, lane, Target{ds[i], 1}, 0, payload, cost);
+    }
+    for (uint32_t f : last) {
+      if (f != kNone) finish(std::initializer_list<uint32_t>{f});
     }
     return end;
   }
@@ -248,6 +292,7 @@ class Builder {
     auto start = [&](uint32_t j) {
       const ChunkInput& cj = k.chunks[j];
       advance(cj.first_write_ns);
+      step_after(cur, Cause::kCompute);
       for (Target d : plan.targets) {
         writing[j].push_back(
             flight(cur, k.gpu, 0, d, j, static_cast<double>(cj.size_bytes), plan.stores[j]));
@@ -255,12 +300,14 @@ class Builder {
     };
     auto ready = [&](uint32_t i) {
       advance(k.chunks[i].ready_ns);
+      step_after(cur, Cause::kCompute);
       for (uint32_t f : writing[i]) written.push_back(f);
       if (written.size() > plan.window) {
         const uint32_t waited = g().join(k.gpu);
         g().after(waited, cur);
         while (written.size() > plan.window) {
           g().after(waited, written.front());
+          finish(std::initializer_list<uint32_t>{written.front()});
           written.pop_front();
         }
         cur = waited;
@@ -268,6 +315,8 @@ class Builder {
     };
     plan.walk(k, start, ready);
     advance(k.duration_ns);
+    step_after(cur, Cause::kCompute);
+    finish(written);
     return cur;
   }
 
@@ -280,14 +329,18 @@ class Builder {
     const proact::PollingPlan plan = proact::polling_plan(m_, k);
     const std::vector<Target> ds = proact::targets(m_, aggregate_, k);
     const double copies = static_cast<double>(proact::dests(m_, k).size());
-    for (const hw_model::AgentGroup& group : plan.groups) {
+    for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
+      const hw_model::AgentGroup& group = plan.groups[gi];
+      cp_actor(1 + gi);  // the group's worker actor
       uint32_t cur = start_;
       std::vector<uint32_t> in_flight;
       for (const hw_model::AgentItem& item : group.items) {
         const uint32_t i = plan.by_index[item.chunk];
         const ChunkInput& ch = k.chunks[i];
-        const uint32_t go = join(
-            k.gpu, {cur, pin(k.gpu, k.begin_ns + proact::polling_seen_ns(c, ch, plan.dilation))});
+        const double seen = k.begin_ns + proact::polling_seen_ns(c, ch, plan.dilation);
+        step_at(k.begin_ns + ch.ready_ns * plan.dilation, Cause::kCompute);
+        step_at(seen, Cause::kTracking);
+        const uint32_t go = join(k.gpu, {cur, pin(k.gpu, seen)});
         const double payload = proact::polling_item_payload(ch, group, item, plan.slices);
         const WireCost cost = proact::agent_copy(m_, payload);
         std::vector<uint32_t> fs;
@@ -295,14 +348,19 @@ class Builder {
         uint32_t busy = go;
         if (plan.worker.bounds()) {
           busy = delay_after(k.gpu, go, proact::polling_item_busy_ns(plan, ch, item, copies));
+          step_after(busy, Cause::kAgentCopy);
         }
         cur = g().join(k.gpu);
         g().after(cur, busy);
         wait_all(cur, in_flight);
+        finish(in_flight);
         in_flight = std::move(fs);
       }
+      finish(in_flight);
       ends_.push_back(cur);
     }
+    cp_actor(0);
+    step_at(k.begin_ns + k.duration_ns * plan.dilation, Cause::kCompute);
     return pin(k.gpu, k.begin_ns + k.duration_ns * plan.dilation);
   }
 
@@ -321,15 +379,30 @@ class Builder {
       const double payload = static_cast<double>(k.chunks[i].size_bytes);
       const WireCost cost = proact::agent_copy(m_, payload);
       const uint32_t lane = lanes_.lanes > 0 ? i % lanes_.lanes : 0;
+      step_at(k.begin_ns + k.chunks[i].ready_ns, Cause::kCompute);
       const uint32_t go = join(k.gpu, {prev, pin(k.gpu, starts[i])});
       while (!running.empty() && running.size() + ds.size() > resident * ds.size()) {
         g().after(go, running.front());
+        finish(std::initializer_list<uint32_t>{running.front()});
         running.pop_front();
       }
+      step_at(starts[i], Cause::kLaunch);
       for (Target d : ds) running.push_back(flight(go, k.gpu, lane, d, i, payload, cost));
       prev = go;
     }
+    step_at(k.begin_ns + k.duration_ns, Cause::kCompute);
+    finish(running);
     return pin(k.gpu, k.begin_ns + k.duration_ns);
+  }
+
+  // explain_triggers: each chunk computes from the kernel's begin until
+  // ready, then the counter unit until its trigger (explain).
+  void explain_triggers(const KernelInput& k, const std::vector<proact::Trigger>& triggers) {
+    if (!opt_.explain) return;
+    for (const proact::Trigger& t : triggers) {
+      out_.cp.back().kernels.back().triggers.emplace_back(
+          std::min(k.begin_ns + k.chunks[t.chunk].ready_ns, t.time_ns), t.time_ns);
+    }
   }
 
   // hardware (run_hardware): counter-unit triggers (hw_model::CounterUnit)
@@ -360,6 +433,7 @@ class Builder {
     std::vector<double> free_ns(channels, 0);
     std::vector<uint32_t> cur(channels, start_);
     std::vector<std::deque<uint32_t>> flights(channels);
+    explain_triggers(k, triggers);
     for (size_t ti = 0; ti < triggers.size(); ++ti) {
       const proact::Trigger t = triggers[ti];
       // The first `channels` triggers go one to each channel (all free at
@@ -372,10 +446,13 @@ class Builder {
       const double payload = static_cast<double>(chunk.size_bytes);
       const WireCost cost = m_.gpu_link.packets(payload, packet);
       const size_t descriptors = fan_out ? 1 : ds.size();
+      cp_actor(1 + ch);  // the channel's actor
+      cp_op(Op::kTrigger, Cause::kCounterUnit, static_cast<uint32_t>(ti), 0);
       uint32_t at = join(k.gpu, {cur[ch], pin(k.gpu, t.time_ns)});
       double at_ns = std::max(free_ns[ch], t.time_ns);
       for (size_t di = 0; di < descriptors; ++di) {
         const uint32_t emit = delay_after(k.gpu, at, agent.descriptor_start_ns());
+        step_after(emit, Cause::kDescriptor);
         const size_t d_end = fan_out ? ds.size() : di + 1;
         double copies = 0;
         for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
@@ -386,11 +463,16 @@ class Builder {
         const double emit_ns = cost.wire_bytes * copies / emit_bw * kNsPerS;
         at = delay_after(k.gpu, emit, emit_ns);
         at_ns += agent.descriptor_start_ns() + emit_ns;
+        // At link rate: payload then headers; the rest is the window cap.
+        step_after(emit, Cause::kLinkSerialization, payload * copies / link_bw * kNsPerS);
+        step_after(emit, Cause::kPacketOverhead, cost.wire_bytes * copies / link_bw * kNsPerS);
+        step_after(at, Cause::kWindowStall);
       }
       if (flights[ch].size() > window) {
         const uint32_t waited = join(k.gpu, {at});
         while (flights[ch].size() > window) {
           g().after(waited, flights[ch].front());
+          finish(std::initializer_list<uint32_t>{flights[ch].front()});
           flights[ch].pop_front();
         }
         at = waited;
@@ -398,7 +480,14 @@ class Builder {
       cur[ch] = at;
       free_ns[ch] = at_ns;
     }
+    for (size_t ch = 0; ch < channels; ++ch) {
+      cp_actor(1 + ch);
+      finish(flights[ch]);
+    }
     for (uint32_t e : cur) ends_.push_back(e);
+    cp_actor(0);
+    step_at(k.begin_ns + k.duration_ns, Cause::kCompute);
+    step_at(k.begin_ns + k.duration_ns + stall_ns, Cause::kCounterUnit);
     return pin(k.gpu, k.begin_ns + k.duration_ns + stall_ns);
   }
 
@@ -413,7 +502,8 @@ class Builder {
   uint32_t iteration_ = 0;
   uint32_t start_ = 0;          ///< the current iteration's start.
   std::vector<uint32_t> ends_;  ///< tasks the current iteration's barrier waits for.
-  std::vector<std::pair<double, uint32_t>> pins_;  ///< the current iteration's (time, task).
+  std::vector<std::pair<double, uint32_t>> pins_;     ///< the current iteration's (time, task).
+  std::vector<ProactGraph::CpOp>* cp_ops_ = nullptr;  ///< the actor being recorded (explain)
   std::map<std::string, uint32_t> links_;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> routes_;
 };
@@ -469,6 +559,94 @@ ReplayResult proact_graph_result(const ProactGraph& g, const Machine& m, const T
   return r;
 }
 
+namespace {
+
+// GraphExplain: ProactGraph::cp replayed into a CriticalPath with the run's
+// task times: the calls the actor core makes, in its order.
+class GraphExplain {
+ public:
+  GraphExplain(const ProactGraph& g, const Machine& m, const TaskTimes& t) : g_(g), m_(m), t_(t) {
+    for (size_t i = 0; i < g.transfers.size(); ++i) transfer_of_[g.transfers[i].task] = i;
+  }
+
+  Attribution attribute(bool keep_segments) {
+    for (const ProactGraph::CpIteration& it : g_.cp) iteration(it);
+    return cp_.attribute(cp_.cursor(kDriver), keep_segments);
+  }
+
+ private:
+  static constexpr int64_t kDriver = 0;
+
+  void iteration(const ProactGraph::CpIteration& it) {
+    const double start = t_.end_ns[it.start_task];
+    cp_.step(kDriver, start, Cause::kGap, 0);
+    const CriticalPath::Node it_start = cp_.cursor(kDriver);
+    std::vector<CriticalPath::Node> ends;
+    for (const ProactGraph::CpKernel& k : it.kernels) {
+      const CriticalPath::Node begin =
+          cp_.add(start + k.begin_ns, it_start, Cause::kCompute, k.gpu);
+      std::vector<CriticalPath::Node> triggers;
+      for (const auto& [ready, trigger] : k.triggers) {
+        triggers.push_back(cp_.add(start + trigger,
+                                   cp_.add(start + ready, begin, Cause::kCompute, k.gpu),
+                                   Cause::kCounterUnit, k.gpu));
+      }
+      for (const std::vector<ProactGraph::CpOp>& ops : k.actors) {
+        ends.push_back(actor(ops, k.gpu, start, begin, triggers));
+      }
+    }
+    // The barrier joins the actors in the order they end.
+    std::stable_sort(ends.begin(), ends.end(), [this](CriticalPath::Node a, CriticalPath::Node b) {
+      return cp_.time_ns(a) < cp_.time_ns(b);
+    });
+    for (CriticalPath::Node e : ends) cp_.join(kDriver, e);
+    cp_.add_iteration(start, start + it.compute_end_ns);
+  }
+
+  // actor: one actor's steps from `begin` on; returns where it ends.
+  CriticalPath::Node actor(const std::vector<ProactGraph::CpOp>& ops, uint32_t gpu, double start_ns,
+                           CriticalPath::Node begin,
+                           const std::vector<CriticalPath::Node>& triggers) {
+    using Op = ProactGraph::CpOp::Kind;
+    const int64_t a = next_actor_++;
+    cp_.set_cursor(a, begin);
+    std::unordered_map<uint32_t, CriticalPath::Node> from;  // a started transfer's start
+    for (const ProactGraph::CpOp& op : ops) {
+      switch (op.kind) {
+        case Op::kStep: {
+          const double base = op.task == ProactGraph::kNoTask ? start_ns : t_.end_ns[op.task];
+          cp_.step(a, base + op.offset_ns, op.cause, gpu);
+          break;
+        }
+        case Op::kStart: from[op.task] = cp_.cursor(a); break;
+        case Op::kFinish: {
+          const ProactGraph::Transfer& x = g_.transfers[transfer_of_.at(op.task)];
+          cp_.join(a, proact::explain_flight(cp_, m_, g_.mechanism, g_.lanes, from.at(op.task),
+                                             t_.end_ns[op.task], x.src, x.dst, x.payload_bytes,
+                                             x.wire_bytes));
+          break;
+        }
+        case Op::kTrigger: cp_.join(a, triggers[op.task]); break;
+      }
+    }
+    return cp_.cursor(a);
+  }
+
+  const ProactGraph& g_;
+  const Machine& m_;
+  const TaskTimes& t_;
+  CriticalPath cp_;
+  std::unordered_map<uint32_t, size_t> transfer_of_;  ///< index in g.transfers by task
+  int64_t next_actor_ = kDriver + 1;
+};
+
+}  // namespace
+
+Attribution proact_graph_attribution(const ProactGraph& g, const Machine& m, const TaskTimes& t,
+                                     bool keep_segments) {
+  return GraphExplain(g, m, t).attribute(keep_segments);
+}
+
 Result<ReplayResult> simulate_graph(const ReplayInput& input, const Machine& machine,
                                     const ReplayOptions& options) {
   Result<ProactGraph> g = build_proact_graph(input, machine, options);
@@ -476,6 +654,9 @@ Result<ReplayResult> simulate_graph(const ReplayInput& input, const Machine& mac
   Result<TaskTimes> t = run_task_graph(g->graph);
   if (!t.ok()) return t.error();
   ReplayResult r = proact_graph_result(*g, machine, *t, options.record_timeline);
+  if (options.explain) {
+    r.attribution = proact_graph_attribution(*g, machine, *t, options.record_timeline);
+  }
   r.chunks = input.num_chunks();
   return r;
 }

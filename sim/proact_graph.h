@@ -19,6 +19,7 @@
 
 #include "common/result.h"
 #include "sim/replay_engine.h"
+#include "sim/simgrid_platform.h"
 #include "sim/task_graph.h"
 
 namespace xferlab::sim {
@@ -28,9 +29,10 @@ struct ProactGraph {
   TaskGraph graph;
   Mechanism mechanism = Mechanism::kMemcpy;
   std::vector<uint32_t> iteration_end;  ///< per iteration: its barrier (a join).
-  // Transfer: a transfer task, for busy time and the timeline.
+  // Transfer: a transfer task, for busy time, the timeline and explain.
   struct Transfer {
     uint32_t task, iteration, src, dst, chunk, copies;
+    double payload_bytes, wire_bytes;  ///< all copies
   };
   std::vector<Transfer> transfers;
   // Kernel: a producer kernel, for the timeline.
@@ -41,6 +43,36 @@ struct ProactGraph {
     uint32_t gpu;
   };
   std::vector<Kernel> kernels;
+  // Critical path (ReplayOptions::explain only): what each actor of the
+  // actor core records (sim/replay_engine.cc), in the same order, with the
+  // times read from the run's task times (proact_graph_attribution).
+  struct CpOp {
+    enum class Kind : uint8_t {
+      kStep,     ///< the actor's own time passes until `task`'s end + offset_ns for `cause`
+                 ///< (task kNoTask: the iteration's start).
+      kStart,    ///< transfer `task` starts from the actor's position.
+      kFinish,   ///< the actor waits for transfer `task`.
+      kTrigger,  ///< the actor waits for the kernel's counter trigger number `task`.
+    };
+    Kind kind;
+    Cause cause;
+    uint32_t task;
+    double offset_ns;
+  };
+  static constexpr uint32_t kNoTask = UINT32_MAX;
+  struct CpKernel {
+    uint32_t gpu;
+    double begin_ns;                                  ///< after the iteration's start
+    std::vector<std::pair<double, double>> triggers;  ///< hardware: (ready, trigger) after it
+    std::vector<std::vector<CpOp>> actors;  ///< [0]: the kernel's; others start at its begin
+  };
+  struct CpIteration {
+    uint32_t start_task;    ///< ends at the iteration's start
+    double compute_end_ns;  ///< its last kernel's end after the start
+    std::vector<CpKernel> kernels;
+  };
+  std::vector<CpIteration> cp;
+  SourceLanes lanes;
   double compute_ns = 0;  ///< as ReplayResult::compute_ns (static: from the input).
   double payload_bytes = 0, wire_bytes = 0;
   std::vector<double> egress_bytes;  ///< wire bytes per source GPU.
@@ -48,14 +80,20 @@ struct ProactGraph {
 
 // build_proact_graph: the graph of replaying `input` on `machine` with
 // options.mechanism (input and machine validated, the input's GPUs on the
-// machine). options.aggregate_fan_out as in the actor core; explain and the
-// critical path are the actor core's only.
+// machine). options.aggregate_fan_out as in the actor core; with
+// options.explain, also ProactGraph::cp.
 Result<ProactGraph> build_proact_graph(const ReplayInput& input, const Machine& machine,
                                        const ReplayOptions& options);
 
 // proact_graph_result: the ReplayResult of a run of `g` (task times `t`).
 ReplayResult proact_graph_result(const ProactGraph& g, const Machine& machine, const TaskTimes& t,
                                  bool record_timeline);
+
+// proact_graph_attribution: the critical path of a run of `g` (built with
+// explain; task times `t`) attributed as the actor core does: the same
+// CriticalPath steps, with the graph's times.
+Attribution proact_graph_attribution(const ProactGraph& g, const Machine& machine,
+                                     const TaskTimes& t, bool keep_segments);
 
 // simulate_graph: build_proact_graph + run_task_graph in this process (one
 // SimGrid engine per process) + proact_graph_result.

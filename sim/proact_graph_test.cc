@@ -79,9 +79,12 @@ ReplayInput synthetic(uint32_t gpus, uint32_t chunks) {
   return in;
 }
 
-ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, ReplayCore core) {
+ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, ReplayCore core,
+                 bool explain = false) {
   ReplayOptions o{mech};
   o.core = core;
+  o.explain = explain;
+  o.record_timeline = explain;  // keeps the critical path's segments
   Result<ReplayResult> r = simulate_isolated(in, m, o);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? *r : ReplayResult{};
@@ -257,6 +260,55 @@ TEST(ProactGraph, AgreesWithActorsOnASwitch) {
 
 TEST(ProactGraph, AgreesWithActorsOnAPcieTreeWithStreamedCopies) {
   expect_cores_agree(synthetic(4, 12), machine(4, Topology::kPcieTree, 2), "4 GPUs PCIe");
+}
+
+// causes: the critical path's causes in time order, consecutive repeats
+// and intervals under 1 ps dropped.
+std::vector<std::string> causes(const Attribution& a) {
+  std::vector<std::string> out;
+  for (const Attribution::Segment& s : a.segments) {
+    if (s.end_ns - s.start_ns < 1e-3) continue;
+    if (out.empty() || out.back() != cause_name(s.cause)) out.push_back(cause_name(s.cause));
+  }
+  return out;
+}
+
+// The graph core's critical path (explain) is the actors': the same total,
+// the same causes in the same order and, with `per_cause`, the same time per
+// cause. Where GPUs end at the same time, the barrier's path may go through
+// either: the actors take the one SimGrid ran first, the graph the first in
+// kernel order (a path of the same length and causes through another GPU).
+void expect_same_critical_path(const ReplayInput& in, const Machine& m, const std::string& where,
+                               bool per_cause = true) {
+  for (Mechanism mech : kAllMechanisms) {
+    const std::string what = where + " " + mechanism_name(mech);
+    const Attribution a = run(in, m, mech, ReplayCore::kActors, true).attribution;
+    const Attribution g = run(in, m, mech, ReplayCore::kGraph, true).attribution;
+    ASSERT_GT(a.total_ns, 0) << what;
+    EXPECT_NEAR(g.total_ns, a.total_ns, 1e-6 * a.total_ns) << what;
+    EXPECT_NEAR(g.sum_ns(), g.total_ns, 1e-6 * g.total_ns) << what;
+    EXPECT_EQ(causes(g), causes(a)) << what;
+    for (size_t c = 0; per_cause && c < kCauseCount; ++c) {
+      EXPECT_NEAR(g.ns[c], a.ns[c], 1e-6 * a.total_ns) << what << " " << cause_name(Cause(c));
+      EXPECT_NEAR(g.tail_ns[c], a.tail_ns[c], 1e-6 * a.total_ns)
+          << what << " " << cause_name(Cause(c));
+    }
+  }
+}
+
+TEST(ProactGraph, CriticalPathIsTheActorsOnAMesh) {
+  expect_same_critical_path(synthetic(2, 24), machine(2, Topology::kDirect), "2 GPUs direct");
+}
+
+TEST(ProactGraph, CriticalPathIsTheActorsOnASwitch) {
+  // Inline: every GPU's last flight ends at the same time (GPU 3's path in
+  // the actors, GPU 2's in the graph: 1 us more compute, 1 us less link).
+  expect_same_critical_path(synthetic(4, 12), machine(4, Topology::kSwitch), "4 GPUs switch",
+                            false);
+}
+
+TEST(ProactGraph, CriticalPathIsTheActorsOnAPcieTreeWithStreamedCopies) {
+  expect_same_critical_path(synthetic(4, 12), machine(4, Topology::kPcieTree, 2), "4 GPUs PCIe");
 }
 
 }  // namespace

@@ -343,6 +343,20 @@ std::vector<double> cdp_child_starts(const MechanismCosts& c, const KernelInput&
   return out;
 }
 
+CriticalPath::Node explain_flight(CriticalPath& cp, const Machine& m, Mechanism mech,
+                                  const SourceLanes& lanes, CriticalPath::Node from, double end_ns,
+                                  uint32_t src, uint32_t dst, double payload, double wire) {
+  double bw = m.gpu_link.bw_bytes_per_s;
+  if (m.topology == Topology::kPcieTree &&
+      src / m.gpus_per_pcie_switch != dst / m.gpus_per_pcie_switch) {
+    bw = std::min(bw, m.uplink.bw_bytes_per_s);
+  }
+  const bool capped = lanes.lanes > 0 && lanes.cap_bytes_per_s > 0;
+  const bool agent = mech == Mechanism::kPolling || mech == Mechanism::kCdp;
+  return cp.flight(from, end_ns, m.path_latency_ns(src, dst), payload, wire, bw,
+                   capped ? lanes.cap_bytes_per_s : 0, agent, src);
+}
+
 double union_length(std::vector<std::pair<double, double>>& iv) {
   std::sort(iv.begin(), iv.end());
   double total = 0, cur_a = 0, cur_b = -1;

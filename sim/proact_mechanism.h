@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hw_model/software_mechanisms.h"
+#include "sim/critical_path.h"
 #include "sim/machine.h"
 #include "sim/replay_input.h"
 #include "sim/simgrid_platform.h"
@@ -161,6 +162,15 @@ double polling_item_payload(const ChunkInput& ch, const hw_model::AgentGroup& gr
 // not before the parent's last CTA has started, launches of one GPU
 // serialized cdp_launch_interval_ns apart, running cdp_launch_ns later.
 std::vector<double> cdp_child_starts(const MechanismCosts& c, const KernelInput& k, double kb);
+
+// explain_flight: a flight's part of the critical path (CriticalPath::flight),
+// from node `from` to its end at end_ns: GPU src to dst, `payload` bytes
+// (all copies) as `wire` bytes, on the path's latency and link rate (a PCIe
+// tree's uplink when it crosses switches), the source lane's cap as a
+// window stall, or as agent copy for polling and cdp.
+CriticalPath::Node explain_flight(CriticalPath& cp, const Machine& m, Mechanism mech,
+                                  const SourceLanes& lanes, CriticalPath::Node from, double end_ns,
+                                  uint32_t src, uint32_t dst, double payload, double wire);
 
 // union_length: total length of the union of intervals (sorts `iv`).
 double union_length(std::vector<std::pair<double, double>>& iv);

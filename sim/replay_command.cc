@@ -402,7 +402,7 @@ static FlagSet explain_flags() {
                   "mechanism whose elasticities to compute, or none (default: hardware, or the "
                   "one --mechanism)")
       .add_int("top", 10, 1, 1000000, "elasticities shown, largest |elasticity| first");
-  return f;
+  return add_core_flag(f);
 }
 
 int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
@@ -412,6 +412,7 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!format.ok()) return fail(err, format.error());
   ReplayRequest req = replay_request(flags);
   req.explain = true;
+  req.core = core_of(flags);
   const size_t top = static_cast<size_t>(flags.get_int("top"));
   std::string sens = flags.get_string("sensitivity");
   if (sens.empty()) sens = req.mechanism == "all" ? "hardware" : req.mechanism;
@@ -445,7 +446,8 @@ int run_explain(const cli::Args& args, std::ostream& out, std::ostream& err) {
     Result<Prepared> p =
         prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
     if (!p.ok()) return fail(err, p.error());
-    Result<std::vector<Sensitivity>> s = sensitivities(*p, *sens_mech, base->end_to_end_ns);
+    Result<std::vector<Sensitivity>> s =
+        sensitivities(*p, *sens_mech, base->end_to_end_ns, req.core);
     if (!s.ok()) return fail(err, s.error());
     Table t({{"mechanism"}, {"key"}, {"value"}, {"perturbed"}, {"elasticity", 3}, {"sim_us", 6}});
     for (size_t i = 0; i < std::min(top, s->size()); ++i) {

@@ -184,18 +184,9 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
 // waiting actor's chain (the wait ends at the flight's end or later).
 void explain_flight(Run& run, const Flight& f) {
   if (!run.cp) return;
-  const Machine& m = *run.machine;
-  const double end = f.end_ns();
-  double bw = m.gpu_link.bw_bytes_per_s;
-  if (m.topology == Topology::kPcieTree &&
-      f.src / m.gpus_per_pcie_switch != f.dst / m.gpus_per_pcie_switch) {
-    bw = std::min(bw, m.uplink.bw_bytes_per_s);
-  }
-  const bool capped = run.lanes > 0 && run.lane_cap_bytes_per_s > 0;
-  const bool agent =
-      run.options.mechanism == Mechanism::kPolling || run.options.mechanism == Mechanism::kCdp;
-  run.join(run.cp->flight(f.from, end, m.path_latency_ns(f.src, f.dst), f.payload, f.wire, bw,
-                          capped ? run.lane_cap_bytes_per_s : 0, agent, f.src));
+  run.join(proact::explain_flight(*run.cp, *run.machine, run.options.mechanism,
+                                  SourceLanes{run.lanes, run.lane_cap_bytes_per_s}, f.from,
+                                  f.end_ns(), f.src, f.dst, f.payload, f.wire));
 }
 
 void finish_flight(Run& run, Flight& f) {
