@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "common/flags.h"
 #include "common/number.h"
@@ -117,12 +118,64 @@ WorkRates trace_rates() {
   return r;
 }
 
+// place_and_size: a trace label "gpus2_200" -> {"gpus2", "200"}.
+std::pair<std::string, std::string> place_and_size(const std::string& label) {
+  const size_t us = label.rfind('_');
+  if (us == std::string::npos) return {"", label};
+  return {label.substr(0, us), label.substr(us + 1)};
+}
+
+// run_engine_ns_per_byte: the MPI progress engine's cost per byte of the run
+// in rank-0 trace `path`'s directory at placement `place` (e.g. "gpus2"):
+// the mean over baseline and host of the own cost (workload_of) at that
+// variant's largest paper size (boxes excluded; a fitted size in every
+// family). Their receives all complete at the end of one MPI_Testall, so
+// their latency line is the engine's busy time (engine_ns_per_byte). 0 when
+// neither is there (a trace replayed alone). Once per directory and place.
+double run_engine_ns_per_byte(const std::string& path, const std::string& place) {
+  static std::map<std::string, double> cache;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  const std::string key = dir.string() + "|" + place;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  double sum_ns_per_byte = 0;
+  int variants = 0;
+  for (const std::string v : {"baseline", "host"}) {
+    double largest_cells = 0, own_ns_per_byte = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(v + "_" + place + "_", 0) != 0 || name.find("_rank0.") == std::string::npos)
+        continue;
+      Result<HaloRun> run = load_halo_run(e.path().string());
+      if (!run.ok() || place_and_size(run->r0().label).second.rfind("box", 0) == 0) continue;
+      Result<HaloWorkload> w = workload_of(*run, trace_rates());
+      if (w.ok() && w->cells > largest_cells) {
+        largest_cells = w->cells;
+        own_ns_per_byte = w->progress_ns_per_byte;
+      }
+    }
+    if (own_ns_per_byte > 0) {
+      sum_ns_per_byte += own_ns_per_byte;
+      ++variants;
+    }
+  }
+  const double run_ns_per_byte = variants > 0 ? sum_ns_per_byte / variants : 0;
+  cache.emplace(key, run_ns_per_byte);
+  return run_ns_per_byte;
+}
+
 Result<Case> load_case_uncached(const std::string& path) {
   Result<HaloRun> run = load_halo_run(path);
   if (!run.ok()) return run.error();
   Result<HaloWorkload> w = workload_of(*run, trace_rates());
   if (!w.ok()) return w.error();
   Case c{path, std::move(*run), std::move(*w), "", "", false, 0};
+  std::tie(c.place, c.size) = place_and_size(c.run.r0().label);
+  c.box = c.size.rfind("box", 0) == 0;
+  // The engine's cost is the run's, not the variant's (engine_ns_per_byte);
+  // set before the residual is calibrated on top of it.
+  c.w.run_progress_ns_per_byte = run_engine_ns_per_byte(path, c.place);
+  c.w.progress_ns_per_byte =
+      engine_ns_per_byte(c.w.variant, c.w.progress_ns_per_byte, c.w.run_progress_ns_per_byte);
   // The residual per received message is fitted to this run's iteration.
   Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, path);
   if (!netnic.ok()) return netnic.error();
@@ -136,11 +189,6 @@ Result<Case> load_case_uncached(const std::string& path) {
   Result<HaloPhases> p =
       calibrate_residual(c.w, geometry_of(c.run.r0()), net, c.run.iteration_ns());
   if (!p.ok()) return p.error();
-  const std::string& label = c.run.r0().label;
-  const size_t us = label.rfind('_');
-  c.place = us == std::string::npos ? "" : label.substr(0, us);
-  c.size = us == std::string::npos ? label : label.substr(us + 1);
-  c.box = c.size.rfind("box", 0) == 0;
   return c;
 }
 

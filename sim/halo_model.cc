@@ -219,6 +219,12 @@ double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g) {
   return hw_model::progress_ns_per_byte(out, out, largest > 0 ? mpi.at(largest) : 0);
 }
 
+double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,
+                          double run_ns_per_byte) {
+  if (host_driven(variant) || own_ns_per_byte <= 0 || run_ns_per_byte <= 0) return own_ns_per_byte;
+  return std::max(own_ns_per_byte, run_ns_per_byte);
+}
+
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   const HaloRankTrace& r0 = run.r0();
   HaloWorkload w;
@@ -303,7 +309,8 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   // would put it on larger payloads.
   HaloGeometry measured = g;
   measured.procs = a.procs;
-  w.progress_ns_per_byte = progress_ns_per_byte_of(w.mpi, measured);
+  w.progress_ns_per_byte = engine_ns_per_byte(w.variant, progress_ns_per_byte_of(w.mpi, measured),
+                                              w.run_progress_ns_per_byte);
   w.proxy_complete_ns = mix(fb, a.proxy_complete_ns, b.proxy_complete_ns);
   w.proxy_irecv_ns = mix(fb, a.proxy_irecv_ns, b.proxy_irecv_ns);
   w.pack_phase_ns = mix(fw, a.pack_phase_ns, b.pack_phase_ns);

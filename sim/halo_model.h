@@ -64,8 +64,15 @@ struct HaloWorkload {
   /// rank's messages in flight. Derived from this workload's own latency
   /// line at its own geometry (workload_of: the largest peer message's
   /// latency over the rank's payload out + in), never from another rank
-  /// count; 0 = no rendezvous payload (each message its latency alone).
+  /// count; stream / stacked / sa / ki then take at least the run's cost
+  /// (engine_ns_per_byte); 0 = no rendezvous payload (each message its
+  /// latency alone).
   double progress_ns_per_byte = 0;
+  /// The run's engine cost per byte (run_engine_ns_per_byte in
+  /// sim/halo_command.cc: its host-driven variants' at their largest paper
+  /// size); 0 = unknown (no such sibling traces). Combined with the own cost
+  /// by engine_ns_per_byte.
+  double run_progress_ns_per_byte = 0;
   std::array<int, 3> procs{1, 1, 1};  ///< rank grid of the run it was measured on.
   double pack_phase_ns = 0;  ///< host-driven: compute + pack + sync; stream/stacked: enqueue.
   double unpack_phase_ns = 0;
@@ -112,7 +119,8 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 // through the two points (beyond them: the line extended, times clamped at 0).
 // The progress cost is derived again from the interpolated latency line on
 // g's block at the measured runs' rank grid (a.procs), as workload_of does
-// for a measured size.
+// for a measured size, and combined with the run's (a's) by
+// engine_ns_per_byte.
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
                          const WorkRates& rates);
 
@@ -131,6 +139,18 @@ double ready_ns(const HaloWorkload& w, const GeoMessage& m);
 // geometry g whose latency line is `mpi` (hw_model::progress_ns_per_byte of
 // rank 0's peer rendezvous payload and the line at its largest peer message).
 double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g);
+// engine_ns_per_byte: the engine cost per byte variant `variant` is replayed
+// with, from its own (progress_ns_per_byte_of of its line) and its run's (0 =
+// unknown). The cost belongs to Open MPI's shared-memory copy path and the
+// CPU, not to the variant; the host-driven variants (baseline, host) measure
+// it cleanly (every receive completes at the end of one MPI_Testall, so their
+// line is the engine's busy time) and keep their own. The one-at-a-time
+// receivers (stream, stacked: MPI_Testsome; sa, ki: the proxy's tests) fit one
+// line through peer and self messages, whose c is too small, so they take
+// max(own, run). Without a run cost, or without rendezvous payload (own 0),
+// the own cost. docs/halo_sim.md, "Engine cost from the host-driven variants".
+double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,
+                          double run_ns_per_byte);
 
 // rendezvous_kinds: the message kinds (bit kind-1: face, edge, corner) that
 // rank 0 of g sends to another rank above kEagerLimitBytes, i.e. by Open MPI's

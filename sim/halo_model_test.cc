@@ -218,6 +218,54 @@ TEST(HaloModel, RendezvousPayloadSharesEachRanksProgressEngine) {
   EXPECT_EQ(progress_ns_per_byte_of(w.mpi, eager), 0);
 }
 
+// The engine's cost per byte is the run's (measured by its host-driven
+// variants), not the variant's: stream / stacked / sa / ki take the larger of
+// their own and the run's, baseline / host keep their own; without a run cost
+// (a trace replayed alone) or without rendezvous payload the own cost stays.
+// A held-out size derives its own cost from the interpolated line and then
+// gets the same rule.
+TEST(HaloModel, EngineCostIsTheRunsForTheOneAtATimeReceivers) {
+  for (const char* v : {"stream", "stacked", "sa", "ki"}) {
+    EXPECT_EQ(engine_ns_per_byte(v, 0.05, 0.12), 0.12) << v;
+    EXPECT_EQ(engine_ns_per_byte(v, 0.2, 0.12), 0.2) << v;
+    EXPECT_EQ(engine_ns_per_byte(v, 0.05, 0), 0.05) << v;
+    EXPECT_EQ(engine_ns_per_byte(v, 0, 0.12), 0) << v;
+  }
+  for (const char* v : {"baseline", "host"}) {
+    EXPECT_EQ(engine_ns_per_byte(v, 0.05, 0.12), 0.05) << v;
+    EXPECT_EQ(engine_ns_per_byte(v, 0.2, 0.12), 0.2) << v;
+  }
+  // Fitted 32^3 and 64^3 blocks (faces only, one double), a flat 200 us
+  // line; held out: 48^3 (18 432-B faces, own cost 200 us / (4 x 14 336 B)).
+  auto block = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 1, .pattern = 7};
+  };
+  auto fitted = [&](const std::string& v, int n, double run_ns_per_byte) {
+    HaloWorkload w = synthetic(v);
+    const HaloGeometry g = block(n);
+    w.mpi = {200000, 0};
+    w.cells = g.cells();
+    w.bytes = bytes_per_rank(g);
+    w.work_ns = work_driver_ns(g, WorkRates{});
+    w.procs = g.procs;
+    w.run_progress_ns_per_byte = run_ns_per_byte;
+    w.progress_ns_per_byte =
+        engine_ns_per_byte(v, progress_ns_per_byte_of(w.mpi, g), run_ns_per_byte);
+    return w;
+  };
+  auto held_out = [&](const std::string& v, double run_ns_per_byte) {
+    return interpolate(fitted(v, 32, run_ns_per_byte), fitted(v, 64, run_ns_per_byte), block(48),
+                       WorkRates{})
+        .progress_ns_per_byte;
+  };
+  const double own = progress_ns_per_byte_of({200000, 0}, block(48));
+  EXPECT_DOUBLE_EQ(own, 200000 / (4 * 14336.0));
+  EXPECT_EQ(held_out("stream", 10), 10);
+  EXPECT_DOUBLE_EQ(held_out("stream", 1), own);
+  EXPECT_DOUBLE_EQ(held_out("stream", 0), own);
+  EXPECT_DOUBLE_EQ(held_out("baseline", 10), own);
+}
+
 TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
   // (global cube, ranks, ranks per node): k splits x; k covers x rows; k
   // covers xy planes; 4 ranks of 2 per node where a rank's x-neighbours on

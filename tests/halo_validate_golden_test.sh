@@ -10,6 +10,8 @@
 #   xferlab validate traces/real/2026-11-26_h200x2_run4/halo_detail \
 #     traces/real/2026-11-26_h200x4_nvswitch/halo --format csv \
 #     > docs/halo_sim/validation_2026-11-26.csv
+#   xferlab validate traces/real/2026-11-27_h200x2_run6/halo_median5 --format csv \
+#     > docs/halo_sim/validation_run6.csv
 set -euo pipefail
 xferlab=$1
 golden=$2

@@ -19,7 +19,10 @@
 # MPI progress engines (hw_model/mpi_progress.h): the held-out table. The
 # engines were added after seeing it, so these rows are no longer held-out
 # for the model's structure ("revised"); their one new constant, each rank's
-# progress cost per byte, comes from the 2-rank traces alone.
+# progress cost per byte, comes from the 2-rank traces alone (stream /
+# stacked / sa / ki: the larger of their own and run 4's host-driven
+# variants' at 800^3, sim/halo_model.h engine_ns_per_byte; landed 2026-11-27
+# after seeing the 4-rank data: "revised").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/halo_sim/x4_progress.csv}
@@ -64,7 +67,7 @@ done > "$tmp/pred.txt"
     { split($0, p, " "); k = p[1] SUBSEP p[2]
       if (!(k in meas)) { print "halo_predict_x4: no 4-rank measurement of " p[1] " " p[2] > "/dev/stderr"; exit 1 }
       m = meas[k]; gda = p[1] == "sa" || p[1] == "ki"
-      printf "%s,%s,4,revised,2-rank run 4 trace %s (own; fitted at 2 ranks; progress engines from its 2-rank latency),%.3f,%.3f,%.2f", p[1], p[2], p[2], m, p[3], 100 * (p[3] - m) / m
+      printf "%s,%s,4,revised,2-rank run 4 trace %s (own; fitted at 2 ranks; progress engines from the 2-rank latency lines of run 4),%.3f,%.3f,%.2f", p[1], p[2], p[2], m, p[3], 100 * (p[3] - m) / m
       for (i = 1; i <= 4; i++) {
         if (gda) printf ",,"
         else printf ",%.3f,%.3f", pm[k, ph[i]], p[3 + i]
