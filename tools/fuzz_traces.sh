@@ -19,7 +19,7 @@ cxx=$(command -v clang++-14 || true)
 bazel build --noshow_progress //common:version_stamp >/dev/null
 bazel_bin=$(bazel info bazel-bin 2>/dev/null)
 mkdir -p "$work/corpus"
-srcs=(common/table.cc common/version.cc common/number.cc common/units.cc traces/checksum.cc traces/event_names.cc traces/metadata.cc traces/reader.cc traces/writer.cc
+srcs=(common/table.cc common/version.cc common/number.cc common/units.cc traces/checksum.cc traces/chunk_table_json.cc traces/event_names.cc traces/metadata.cc traces/reader.cc traces/writer.cc
       traces/check.cc traces/perfetto.cc traces/timeline_writer.cc traces/fuzz_reader.cc)
 echo "fuzz_traces: building $work/fuzz_reader"
 "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \

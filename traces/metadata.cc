@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "traces/chunk_table_json.h"
+
 namespace xferlab::traces {
 namespace {
 
@@ -42,22 +44,23 @@ class Reader {
   Status get(const Json& obj, const std::string& path, const char* key, T& out) const {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return Status::Ok();
-    const std::string where = path + "." + key;
+    // The field's path only on failure: tables read thousands of fields.
+    auto bad = [&](const char* problem) { return fail(path + "." + key, problem); };
     if constexpr (std::is_floating_point_v<T>) {
-      if (!it->is_number()) return fail(where, "expected a number");
+      if (!it->is_number()) return bad("expected a number");
       out = it->get<T>();
-      if (!std::isfinite(out)) return fail(where, "not finite");
+      if (!std::isfinite(out)) return bad("not finite");
     } else {
-      if (!it->is_number_integer()) return fail(where, "expected an integer");
+      if (!it->is_number_integer()) return bad("expected an integer");
       if (std::is_unsigned_v<T> && it->is_number_unsigned()) {
         uint64_t v = it->get<uint64_t>();
-        if (v > uint64_t(std::numeric_limits<T>::max())) return fail(where, "out of range");
+        if (v > uint64_t(std::numeric_limits<T>::max())) return bad("out of range");
         out = T(v);
       } else {
         int64_t v = it->get<int64_t>();
         if (v < int64_t(std::numeric_limits<T>::min()) ||
             (v > 0 && uint64_t(v) > uint64_t(std::numeric_limits<T>::max()))) {
-          return fail(where, "out of range");
+          return bad("out of range");
         }
         out = T(v);
       }
@@ -278,6 +281,23 @@ Status read_chunk_runs(const Reader& r, const Json& j, std::vector<ChunkInfo>& c
   return Status::Ok();
 }
 
+// parse_document: the JSON of `text`. A "chunks" table of the usual form
+// (plain_chunk_table) goes to *chunks and the DOM gets [] in its place: the
+// rest parses as it would, and the table reads to the same entries.
+Json parse_document(std::string_view text, std::optional<std::vector<ChunkInfo>>* chunks) {
+  if (std::optional<std::pair<size_t, size_t>> at = top_level_value(text, "chunks")) {
+    const auto [begin, end] = *at;
+    *chunks = plain_chunk_table(text.substr(begin, end - begin));
+    if (*chunks) {
+      std::string rest;
+      rest.reserve(text.size() - (end - begin) + 2);
+      rest.append(text.substr(0, begin)).append("[]").append(text.substr(end));
+      return Json::parse(rest.begin(), rest.end(), nullptr, /*allow_exceptions=*/false);
+    }
+  }
+  return Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+}
+
 // unknown_keys_json: the top-level keys this version does not read, kept
 // as they are.
 std::string unknown_keys_json(const Json& j) {
@@ -443,7 +463,8 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
   if (nesting_depth(text) > kMaxNestingDepth) {
     return r.fail("", "nested deeper than " + std::to_string(kMaxNestingDepth) + " levels");
   }
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  std::optional<std::vector<ChunkInfo>> plain_chunks;
+  Json j = parse_document(text, &plain_chunks);
   if (j.is_discarded()) return r.fail("", "not valid JSON");
   if (!j.is_object()) return r.fail("", "expected a JSON object");
   Metadata m;
@@ -497,6 +518,7 @@ Result<Metadata> Metadata::from_json(std::string_view text, std::string_view sou
                                XF_RETURN_IF_ERROR(r.get(e, at, "writers", c.writers));
                                return r.get(e, at, "destinations", c.destinations);
                              }));
+  if (plain_chunks) m.chunks = std::move(*plain_chunks);  // its DOM entry was []
   XF_RETURN_IF_ERROR(read_chunk_runs(r, j, m.chunks));
   m.extra_json = unknown_keys_json(j);
   return m;

@@ -3,7 +3,6 @@
 #include "traces/reader.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -14,6 +13,8 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,50 +59,86 @@ std::string magic_text(const char* m) {
 }
 
 // Whole-file zstd (e.g. `zstd run.xft` -> run.xft.zst) starts with this frame
-// magic; such files are decompressed once into an anonymous in-memory file so
-// that every reader feature (random access included) works on them.
+// magic; such files are decompressed once into memory so that every reader
+// feature (random access included) works on them.
 constexpr unsigned char kZstdFrameMagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 // Refuse to inflate beyond this: a corrupt or hostile frame cannot fill memory.
 constexpr uint64_t kMaxInflatedBytes = uint64_t{64} << 30;
+// Memory reserved up front from the frame's declared size, at most this
+// (the declaration is the file's word, not checked yet).
+constexpr uint64_t kMaxReserveBytes = uint64_t{256} << 20;
 
-// inflate_zstd_file: decompresses the zstd stream in `fd` into a new memfd.
-Result<int> inflate_zstd_file(int fd, const std::string& path) {
-  const int out = ::memfd_create("xferlab-trace", MFD_CLOEXEC);
-  if (out < 0)
-    return make_runtime_error(path + ": cannot create memory file: " + std::strerror(errno));
+// read_file: every byte of the file open as `fd`.
+Result<std::string> read_file(int fd, const struct stat& st, const std::string& path) {
+  std::string bytes(size_t(st.st_size), '\0');
+  uint64_t got = 0;
+  for (;;) {
+    if (got == bytes.size()) bytes.resize(bytes.size() + ZSTD_DStreamInSize());  // grew
+    const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, off_t(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(path + ": read error: " + std::strerror(errno));
+    if (n == 0) break;
+    got += uint64_t(n);
+  }
+  bytes.resize(size_t(got));
+  return bytes;
+}
+
+// inflate_zstd: the zstd stream `packed` decompressed, fed to zstd in the
+// same steps as it was read from the file before (error positions alike).
+Result<std::string> inflate_zstd(std::string_view packed, const std::string& path) {
   auto fail = [&](std::string message) {
-    ::close(out);
-    return Result<int>(make_error(path + ": " + message));
+    return Result<std::string>(make_error(path + ": " + message));
   };
   std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
                                                               ZSTD_freeDStream);
   if (!ds) return fail("cannot create zstd stream");
-  std::vector<char> in(ZSTD_DStreamInSize()), outbuf(ZSTD_DStreamOutSize());
-  uint64_t in_total = 0, out_total = 0;
+  std::string out;
+  const unsigned long long declared = ZSTD_getFrameContentSize(packed.data(), packed.size());
+  if (declared <= kMaxReserveBytes) out.reserve(size_t(declared));
+  const size_t step = ZSTD_DStreamInSize();
   size_t last = 1;
-  for (;;) {
-    ssize_t n = ::pread(fd, in.data(), in.size(), off_t(in_total));
-    if (n < 0) return fail(std::string("read error: ") + std::strerror(errno));
-    if (n == 0) break;
-    ZSTD_inBuffer ib{in.data(), size_t(n), 0};
+  for (uint64_t in_total = 0; in_total < packed.size(); in_total += step) {
+    ZSTD_inBuffer ib{packed.data() + in_total, std::min<size_t>(step, packed.size() - in_total), 0};
     while (ib.pos < ib.size) {
-      ZSTD_outBuffer ob{outbuf.data(), outbuf.size(), 0};
+      // Room for one output block (the string's capacity grows geometrically).
+      const size_t used = out.size();
+      out.resize(used + ZSTD_DStreamOutSize());
+      ZSTD_outBuffer ob{out.data() + used, out.size() - used, 0};
       last = ZSTD_decompressStream(ds.get(), &ob, &ib);
+      out.resize(used + ob.pos);
       if (ZSTD_isError(last)) {
         return fail(std::string("zstd: ") + ZSTD_getErrorName(last) + " near compressed byte " +
                     std::to_string(in_total + ib.pos));
       }
-      out_total += ob.pos;
-      if (out_total > kMaxInflatedBytes) return fail("zstd: decompresses to more than 64 GiB");
-      if (ob.pos > 0 && ::write(out, outbuf.data(), ob.pos) != ssize_t(ob.pos)) {
-        return fail(std::string("cannot write memory file: ") + std::strerror(errno));
-      }
+      if (out.size() > kMaxInflatedBytes) return fail("zstd: decompresses to more than 64 GiB");
     }
-    in_total += uint64_t(n);
   }
   if (last != 0)
-    return fail("truncated zstd stream at compressed byte " + std::to_string(in_total));
+    return fail("truncated zstd stream at compressed byte " + std::to_string(packed.size()));
   return out;
+}
+
+// inflated_file: the decompressed bytes of the zstd file open as `fd`. A
+// replay opens its trace more than once (is_halo_trace, then
+// load_replay_input): the last file this thread inflated is kept with its
+// compressed bytes and reused when a file holds the same bytes, which
+// decompress to the same bytes (no decision on names or times).
+Result<std::shared_ptr<const std::string>> inflated_file(int fd, const struct stat& st,
+                                                         const std::string& path) {
+  struct Inflated {
+    std::string packed;
+    std::shared_ptr<const std::string> bytes;
+  };
+  thread_local Inflated last;
+  Result<std::string> packed = read_file(fd, st, path);
+  if (!packed.ok()) return packed.error();
+  if (last.bytes && last.packed == *packed) return last.bytes;
+  last = Inflated{};  // one inflated file held at a time
+  Result<std::string> bytes = inflate_zstd(*packed, path);
+  if (!bytes.ok()) return bytes.error();
+  last = Inflated{std::move(*packed), std::make_shared<const std::string>(std::move(*bytes))};
+  return last.bytes;
 }
 
 }  // namespace
@@ -151,6 +188,10 @@ Status TraceReader::read_exact(uint64_t offset, void* data, size_t size, const c
     return error_at(offset, std::string("truncated: ") + what + " needs " + str(size) +
                                 " bytes but the file ends at " + str(file_bytes_));
   }
+  if (inflated_) {
+    std::memcpy(data, inflated_->data() + offset, size);
+    return Status::Ok();
+  }
   char* p = static_cast<char*>(data);
   while (size > 0) {
     ssize_t got = ::pread(fd_.get(), p, size, off_t(offset));
@@ -181,12 +222,11 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   if (r.file_bytes_ >= sizeof magic &&
       ::pread(r.fd_.get(), magic, sizeof magic, 0) == ssize_t(sizeof magic) &&
       std::memcmp(magic, kZstdFrameMagic, sizeof magic) == 0) {
-    Result<int> inflated = inflate_zstd_file(r.fd_.get(), path);
+    Result<std::shared_ptr<const std::string>> inflated = inflated_file(r.fd_.get(), st, path);
     if (!inflated.ok()) return inflated.error();
-    r.fd_.reset(*inflated);
-    if (::fstat(r.fd_.get(), &st) != 0)
-      return make_error(path + ": cannot stat: " + std::strerror(errno));
-    r.file_bytes_ = uint64_t(st.st_size);
+    r.inflated_ = std::move(*inflated);
+    r.fd_.reset();
+    r.file_bytes_ = r.inflated_->size();
   }
   r.zstd_ = std::make_unique<ZstdContext>();
   if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");

@@ -168,6 +168,7 @@ class TraceReader {
   std::vector<std::string> warnings_;
   ReaderOptions options_;
   FileDescriptor fd_;
+  std::shared_ptr<const std::string> inflated_;  ///< a whole-file zstd trace, decompressed.
   uint64_t file_bytes_ = 0;
   Metadata metadata_;
   std::vector<BlockInfo> blocks_;

@@ -334,6 +334,36 @@ TEST(Reader, WholeFileZstd) {
       << bad.error().message;
 }
 
+// A reader keeps the last file it inflated (a replay opens its trace twice)
+// and reuses it only for the same compressed bytes: a file rewritten in
+// place, even within one clock tick and at the same size, is read anew.
+TEST(Reader, WholeFileZstdRewrittenInPlaceIsReadAnew) {
+  const std::string path = temp_path("rewrite.xft");
+  const std::string zpath = temp_path("rewrite.xft.zst");
+  auto write_zst = [&](uint64_t seed) {
+    const std::vector<Event> events = events_of_every_kind(2'000, seed);
+    TraceWriter w;
+    EXPECT_TRUE(w.open(path, test_metadata()).ok());
+    EXPECT_TRUE(w.append(events.data(), events.size()).ok());
+    EXPECT_TRUE(w.close().ok());
+    std::ifstream in(path, std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string packed(ZSTD_compressBound(raw.size()), '\0');
+    packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1));
+    std::ofstream(zpath, std::ios::binary | std::ios::trunc) << packed;
+    return events;
+  };
+  const std::vector<Event> a = write_zst(1);
+  TraceReader ra = open_ok(zpath);
+  TraceReader ra_again = open_ok(zpath);
+  const std::vector<Event> b = write_zst(2);
+  TraceReader rb = open_ok(zpath);
+  EXPECT_TRUE(same(*ra.event_at(1'999), a[1'999]));
+  EXPECT_TRUE(same(*ra_again.event_at(7), a[7]));
+  EXPECT_TRUE(same(*rb.event_at(1'999), b[1'999]));
+  EXPECT_FALSE(same(b[1'999], a[1'999]));
+}
+
 TEST(Reader, MissingFile) {
   Result<TraceReader> r = TraceReader::open("/nonexistent/x.xft");
   ASSERT_FALSE(r.ok());
