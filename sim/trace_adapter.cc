@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "common/csv.h"
@@ -277,7 +278,9 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
   // agents' end) are not producers.
   auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
          records] = d;
-  std::map<std::pair<uint32_t, uint32_t>, double> open_transfers, open_ctas;
+  // Open transfers and CTAs by (GPU << 32 | id): hashed, one lookup per event.
+  std::unordered_map<uint64_t, double> open_transfers, open_ctas;
+  auto open_key = [](const Event& e) { return uint64_t{e.gpu} << 32 | e.id; };
   std::map<uint32_t, std::vector<std::pair<double, double>>> cta_spans;  // per GPU (begin, end)
   // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
   // integers before converting, a double holds them only to 256 ns.
@@ -295,8 +298,8 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
         // Whole CTAs (not warps): their durations, paired by (GPU, CTA).
         if (!(e.flags & traces::kFlagWarp)) {
           if (e.kind == static_cast<uint16_t>(EventKind::kCtaBegin)) {
-            open_ctas[{e.gpu, e.id}] = t;
-          } else if (auto it = open_ctas.find({e.gpu, e.id}); it != open_ctas.end()) {
+            open_ctas[open_key(e)] = t;
+          } else if (auto it = open_ctas.find(open_key(e)); it != open_ctas.end()) {
             cta_spans[e.gpu].emplace_back(it->second, t);
             open_ctas.erase(it);
           }
@@ -324,13 +327,13 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
         break;
       }
       case EventKind::kTransferBegin:
-        open_transfers[{e.gpu, e.id}] = t;
+        open_transfers[open_key(e)] = t;
         dest_masks[e.gpu] |= e.aux;
         if (std::optional<Mechanism> m = replayed_as(e.flags)) ++mechanism_votes[*m];
         measured_payload += e.value * static_cast<uint64_t>(std::popcount(e.aux));
         break;
       case EventKind::kTransferEnd: {
-        auto it = open_transfers.find({e.gpu, e.id});
+        auto it = open_transfers.find(open_key(e));
         if (it != open_transfers.end()) {
           transfers.emplace_back(it->second, t);
           open_transfers.erase(it);
@@ -364,38 +367,111 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
 }
 
 // ChunkMap: chunk accumulators keyed by GPU, kernel (index in its GPU's
-// list), chunk id.
-using ChunkMap = std::map<std::tuple<uint32_t, int, uint32_t>, ChunkAcc>;
+// list), chunk id, in key order: a vector built in that order
+// (accumulate_chunks), where a tree allocated a node per chunk and each
+// record searched it.
+using ChunkKey = std::tuple<uint32_t, int, uint32_t>;
+struct ChunkMap {
+  using Entry = std::pair<ChunkKey, ChunkAcc>;
+  using const_iterator = std::vector<Entry>::const_iterator;
+  std::vector<Entry> entries;  // keys unique, ascending
+  const_iterator lower_bound(const ChunkKey& key) const {
+    return std::lower_bound(entries.begin(), entries.end(), key,
+                            [](const Entry& e, const ChunkKey& k) { return e.first < k; });
+  }
+};
+
+// add_record: one CTA write or counter zero of chunk `c`; *cta_bytes = bytes
+// one CTA writes (largest seen). Order-free: minima, maxima, integer sums.
+void add_record(const ChunkRecord& e, ChunkAcc& c, uint64_t* cta_bytes) {
+  const double t = e.time_ns;
+  switch (static_cast<EventKind>(e.kind)) {
+    case EventKind::kCtaBegin: c.first_write_ns = std::min(c.first_write_ns, t); break;
+    case EventKind::kCtaEnd: *cta_bytes = std::max(*cta_bytes, e.value); [[fallthrough]];
+    case EventKind::kChunkWrite:
+      c.last_end_ns = std::max(c.last_end_ns, t);
+      c.first_write_ns = std::min(c.first_write_ns, t);
+      c.bytes += e.value;
+      ++c.writers;
+      c.store_bytes = std::max<uint32_t>(c.store_bytes, e.flags & ~traces::kFlagWarp);
+      break;
+    case EventKind::kCounterZero: c.zero_ns = std::max(c.zero_ns, t); break;
+    default: break;
+  }
+}
+
+// ChunkGroup: the records of one GPU's kernel; their chunk ids span [lo, hi].
+struct ChunkGroup {
+  uint32_t gpu = 0;
+  int kernel = 0;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  uint64_t records = 0;
+};
+
+// group_records: each record's group (SIZE_MAX: in no kernel) into *groups,
+// which come out in (GPU, kernel) order.
+std::vector<size_t> group_records(const std::vector<ChunkRecord>& records,
+                                  const std::map<uint32_t, std::vector<KernelSpan>>& kernels,
+                                  std::vector<ChunkGroup>* groups) {
+  std::map<std::pair<uint32_t, int>, size_t> index;  // (GPU, kernel) -> group
+  std::vector<size_t> group_of(records.size(), SIZE_MAX);
+  for (size_t r = 0; r < records.size(); ++r) {
+    const ChunkRecord& e = records[r];
+    auto kit = kernels.find(e.gpu);
+    if (kit == kernels.end()) continue;
+    const int ki = kernel_index(kit->second, e.time_ns);
+    if (ki < 0) continue;
+    auto [it, added] = index.try_emplace({e.gpu, ki}, groups->size());
+    if (added) groups->push_back(ChunkGroup{e.gpu, ki});
+    ChunkGroup& g = (*groups)[it->second];
+    g.lo = std::min(g.lo, e.chunk), g.hi = std::max(g.hi, e.chunk), ++g.records;
+    group_of[r] = it->second;
+  }
+  std::vector<size_t> rank(groups->size());
+  std::vector<ChunkGroup> sorted;
+  for (const auto& [key, gi] : index) rank[gi] = sorted.size(), sorted.push_back((*groups)[gi]);
+  *groups = std::move(sorted);
+  for (size_t& g : group_of) g = g == SIZE_MAX ? g : rank[g];
+  return group_of;
+}
 
 // accumulate_chunks: the chunk records (CTA writes and counter zeros) by the
 // kernel they fall in; *cta_bytes = bytes one CTA writes (largest seen).
+// Each kernel's accumulators are a table over its id range (a map where the
+// ids are sparse), read out in key order: no per-record search or sort.
 ChunkMap accumulate_chunks(const std::vector<ChunkRecord>& records,
                            const std::map<uint32_t, std::vector<KernelSpan>>& kernels,
-                           uint64_t* cta_bytes_out) {
-  ChunkMap chunks;
-  uint64_t cta_bytes = 0;  // bytes one CTA writes (largest seen), to estimate writers
-  for (const ChunkRecord& e : records) {
-    auto kit = kernels.find(e.gpu);
-    if (kit == kernels.end()) continue;
-    const double t = e.time_ns;
-    const int ki = kernel_index(kit->second, t);
-    if (ki < 0) continue;
-    ChunkAcc& c = chunks[{e.gpu, ki, e.chunk}];
-    switch (static_cast<EventKind>(e.kind)) {
-      case EventKind::kCtaBegin: c.first_write_ns = std::min(c.first_write_ns, t); break;
-      case EventKind::kCtaEnd: cta_bytes = std::max(cta_bytes, e.value); [[fallthrough]];
-      case EventKind::kChunkWrite:
-        c.last_end_ns = std::max(c.last_end_ns, t);
-        c.first_write_ns = std::min(c.first_write_ns, t);
-        c.bytes += e.value;
-        ++c.writers;
-        c.store_bytes = std::max<uint32_t>(c.store_bytes, e.flags & ~traces::kFlagWarp);
-        break;
-      case EventKind::kCounterZero: c.zero_ns = std::max(c.zero_ns, t); break;
-      default: break;
-    }
+                           uint64_t* cta_bytes) {
+  std::vector<ChunkGroup> groups;
+  const std::vector<size_t> group_of = group_records(records, kernels, &groups);
+  std::vector<std::vector<std::optional<ChunkAcc>>> dense(groups.size());
+  std::vector<std::map<uint32_t, ChunkAcc>> sparse(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const uint64_t range = uint64_t{groups[g].hi} - groups[g].lo + 1;
+    if (range <= 8 * groups[g].records + 1024) dense[g].resize(range);
   }
-  *cta_bytes_out = cta_bytes;
+  *cta_bytes = 0;
+  for (size_t r = 0; r < records.size(); ++r) {
+    const size_t g = group_of[r];
+    if (g == SIZE_MAX) continue;
+    const uint32_t id = records[r].chunk;
+    ChunkAcc* c = nullptr;
+    if (dense[g].empty()) {
+      c = &sparse[g][id];
+    } else {
+      std::optional<ChunkAcc>& slot = dense[g][id - groups[g].lo];
+      c = slot ? &*slot : &slot.emplace();
+    }
+    add_record(records[r], *c, cta_bytes);
+  }
+  ChunkMap chunks;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto [gpu, ki, lo, hi, n] = groups[g];
+    for (uint32_t i = 0; i < dense[g].size(); ++i) {
+      if (dense[g][i]) chunks.entries.emplace_back(ChunkKey{gpu, ki, lo + i}, *dense[g][i]);
+    }
+    for (const auto& [id, c] : sparse[g]) chunks.entries.emplace_back(ChunkKey{gpu, ki, id}, c);
+  }
   return chunks;
 }
 
@@ -477,9 +553,10 @@ Result<KernelInput> kernel_chunks(const KernelSources& src, KernelInput k, uint3
   uint32_t store_bytes = 0;  // for chunks without records: the kernel's store size
   for (auto ci = lo; ci != hi; ++ci) store_bytes = std::max(store_bytes, ci->second.store_bytes);
   uint32_t position = 0;  // program order within the GPU's region
+  auto next = lo;         // ids ascend, as the kernel's entries [lo, hi) do: walk both
   for (uint32_t id : ids) {
-    auto ci = chunks.find({gpu, static_cast<int>(i), id});
-    const ChunkAcc* c = ci == chunks.end() ? nullptr : &ci->second;
+    while (next != hi && std::get<2>(next->first) < id) ++next;
+    const ChunkAcc* c = next != hi && std::get<2>(next->first) == id ? &next->second : nullptr;
     const traces::ChunkInfo* info = table_entry(id);
     ChunkInput ch;
     ch.index = position++;
@@ -526,8 +603,11 @@ Result<IterationSpan> add_iterations(DecodedTrace& d, const KernelSources& src, 
       if (i < v.size()) start = std::min(start, v[i].begin_ns), end = std::max(end, v[i].end_ns);
       if (i + 1 < v.size()) next_start = std::min(next_start, v[i + 1].begin_ns);
     }
-    for (auto [a, b] : transfers) {
-      if (a >= start && a < next_start) end = std::max(end, b);
+    // Transfers are sorted: those that began in [start, next_start).
+    for (auto t =
+             std::lower_bound(transfers.begin(), transfers.end(), std::make_pair(start, -HUGE_VAL));
+         t != transfers.end() && t->first < next_start; ++t) {
+      end = std::max(end, t->second);
     }
     // The step waits for its agents to exit (after their last copy).
     for (auto& [gpu, v] : agents) {
