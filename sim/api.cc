@@ -19,6 +19,7 @@
 #include "sim/isolated.h"
 #include "sim/machine.h"
 #include "sim/platform_choice.h"
+#include "sim/proact_mechanism.h"
 #include "sim/trace_adapter.h"
 #include "traces/perfetto.h"
 #include "traces/reader.h"
@@ -281,6 +282,11 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
                    .preset = p->preset,
                    .trace_start_ns = p->input.trace_start_ns};
   if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
+  for (const IterationInput& it : p->input.iterations) {
+    for (const KernelInput& k : it.kernels) {
+      out.chunk_transfers += k.chunks.size() * proact::dests(p->machine, k).size();
+    }
+  }
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
                                                       Mechanism::kHardware) != mechs->end();
   std::vector<ReplayOptions> options;

@@ -106,6 +106,9 @@ struct ReplayOutput {
   std::optional<Measured> measured;
   std::string preset;           ///< the preset replayed on.
   uint64_t trace_start_ns = 0;  ///< ReplayInput::trace_start_ns.
+  /// The input's chunks x their destinations: the copies the replay moves in
+  /// chunk units, whatever the mechanism (sim/bench_replay.sh's work measure).
+  uint64_t chunk_transfers = 0;
 };
 
 Result<ReplayOutput> replay(const ReplayRequest& request);

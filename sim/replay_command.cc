@@ -150,6 +150,10 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   // CSV and JSON stay machine-readable: how the compute was scaled goes to stderr.
   if (*format != OutputFormat::kTable) err << r->model_note;
   for (const std::string& w : r->warnings) err << "warning: " << w << "\n";
+  // sim/bench_replay.sh's work measure (docs/performance.md).
+  if (std::getenv("XFERLAB_REPLAY_WORK") != nullptr) {
+    err << "work: " << r->chunk_transfers << " chunk transfers\n";
+  }
   if (req.record_timeline) {
     if (Status s = write_timeline_file(flags, *r, "replay"); !s.ok()) return fail(err, s.error());
   }
