@@ -267,6 +267,31 @@ std::optional<Mechanism> replayed_as(uint32_t flags) {
   }
 }
 
+// finish_kernels: producer kernels without an end dropped, the others
+// sorted by begin, each with the traced CTAs (begin, end) of its GPU that
+// began and ended inside it; GPUs left without a kernel dropped.
+void finish_kernels(std::map<uint32_t, std::vector<KernelSpan>>& kernels,
+                    std::map<uint32_t, std::vector<std::pair<double, double>>>& cta_spans) {
+  for (auto it = kernels.begin(); it != kernels.end();) {
+    auto& v = it->second;
+    std::erase_if(v, [](const KernelSpan& k) { return k.end_ns < 0; });
+    std::sort(v.begin(), v.end(),
+              [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
+    auto& ctas = cta_spans[it->first];
+    std::sort(ctas.begin(), ctas.end());
+    for (KernelSpan& k : v) {
+      for (auto c =
+               std::lower_bound(ctas.begin(), ctas.end(), std::make_pair(k.begin_ns, -HUGE_VAL));
+           c != ctas.end() && c->first <= k.end_ns; ++c) {
+        if (c->second > k.end_ns) continue;
+        k.cta_sum_ns += c->second - c->first;
+        ++k.traced_ctas;
+      }
+    }
+    it = v.empty() ? kernels.erase(it) : std::next(it);
+  }
+}
+
 // decode_events: one decoding pass over `r`; producer kernels without an end
 // are dropped, the others sorted by begin.
 Result<DecodedTrace> decode_events(traces::TraceReader& r) {
@@ -344,25 +369,7 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
     }
   });
   if (!s.ok()) return make_error(s.error().message);
-  for (auto it = kernels.begin(); it != kernels.end();) {
-    auto& v = it->second;
-    std::erase_if(v, [](const KernelSpan& k) { return k.end_ns < 0; });
-    std::sort(v.begin(), v.end(),
-              [](const KernelSpan& a, const KernelSpan& b) { return a.begin_ns < b.begin_ns; });
-    // Each kernel's traced CTAs: those that began inside it.
-    auto& ctas = cta_spans[it->first];
-    std::sort(ctas.begin(), ctas.end());
-    for (KernelSpan& k : v) {
-      for (auto c =
-               std::lower_bound(ctas.begin(), ctas.end(), std::make_pair(k.begin_ns, -HUGE_VAL));
-           c != ctas.end() && c->first <= k.end_ns; ++c) {
-        if (c->second > k.end_ns) continue;
-        k.cta_sum_ns += c->second - c->first;
-        ++k.traced_ctas;
-      }
-    }
-    it = v.empty() ? kernels.erase(it) : std::next(it);
-  }
+  finish_kernels(kernels, cta_spans);
   return d;
 }
 
