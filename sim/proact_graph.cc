@@ -72,8 +72,7 @@ class Builder {
 
   // pin: a task that ends at `t_ns` after the iteration's start. The
   // iteration's pins become one chain of delays in time order (close_pins),
-  // so one timer runs at a time instead of one per pin (every concurrent
-  // delay shares its executor's max-min constraint).
+  // so one timer runs at a time instead of one per pin.
   uint32_t pin(uint32_t gpu, double t_ns) {
     const uint32_t t = g().join(gpu);
     pins_.emplace_back(std::max(0.0, t_ns), t);
