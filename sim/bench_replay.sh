@@ -6,7 +6,7 @@
 # says more about the neighbours than about xferlab. Prints one table row per
 # case (docs/performance.md keeps the result with its commit and machine).
 #
-# Usage: sim/bench_replay.sh [quick|full|every]   (after bazel build //sim:xferlab)
+# Usage: sim/bench_replay.sh [quick|full|every|graph]   (after bazel build //sim:xferlab)
 #   quick: committed traces at their own GPU count, generated 16 GPUs, all.
 #   full:  also committed traces at 16 GPUs (dgx2_v100_nvswitch, 4x P100 mesh),
 #          two more committed traces there (4-GPU micro, Jacobi 16 KiB),
@@ -14,6 +14,8 @@
 #   every: every committed trace (traces/real) and mechanism at its own GPU
 #          count, at 16 GPUs on dgx2_v100_nvswitch and at 4 on
 #          proact_p100_nvlink1, then the slowest rows (#20/#23: each < 10 s).
+#   graph: the task-graph core (--core graph) on the 1-iteration generated
+#          trace at 64, 256 and 1024 GPUs, hardware and polling (#20).
 # BENCH_CPU_LIMIT_S (default 120): a case that needs more CPU is stopped and
 # printed as "> LIMIT". BENCH_REPEAT (default 1): replays per case, the least
 # CPU time kept (the VM's neighbours only ever add time). XFERLAB_BIN: the
@@ -24,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
-case "$mode" in quick | full | every) ;; *) echo "usage: $0 [quick|full|every]" >&2; exit 2 ;; esac
+case "$mode" in quick | full | every | graph) ;; *) echo "usage: $0 [quick|full|every|graph]" >&2; exit 2 ;; esac
 bin=${XFERLAB_BIN:-bazel-bin}/sim/xferlab
 limit=${BENCH_CPU_LIMIT_S:-120}
 mechs="memcpy inline polling cdp hardware infinite"
@@ -78,6 +80,15 @@ row() {
 }
 
 real=traces/real
+if [ "$mode" = graph ]; then
+  "$bin" trace generate --gpus 16 --chunks 256 --ctas 4096 --iterations 1 "$tmp/g16i1.xftrace" \
+    >/dev/null 2>&1
+  for g in 64 256 1024; do
+    for m in hardware polling; do row "generated 16 -> $g GPUs, 1 iteration, graph" \
+      "$tmp/g16i1.xftrace" "$m" --platform dgx2_v100_nvswitch --gpus "$g" --core graph; done
+  done
+  exit 0
+fi
 if [ "$mode" = every ]; then
   find "$real" -name '*.xft*' | sort > "$tmp/traces"
   while read -r t; do
