@@ -197,6 +197,19 @@ TEST(Platform, BorrowedH200x2ConstantsMatchTheirFit) {
   EXPECT_GT(borrowed, 50);  // h200x4_hgx_nvswitch and hgx_h100_nvlink4 borrow
 }
 
+// hgx_h100_nvlink4 borrows the 4x H200 NVSwitch copy-engine window too.
+TEST(Platform, BorrowedH200x4ConstantsMatchTheirFit) {
+  const Platform h200x4 = *load_platform("h200x4_hgx_nvswitch");
+  const Platform h100 = *load_platform("hgx_h100_nvlink4");
+  int borrowed = 0;
+  for (const auto& [key, source] : h100.sources) {
+    if (source.rfind("fitted on 4x H200", 0) != 0) continue;
+    ++borrowed;
+    EXPECT_EQ(*get_parameter(h100, key), *get_parameter(h200x4, key)) << key;
+  }
+  EXPECT_GE(borrowed, 1);  // copy_engine.outstanding_packets
+}
+
 TEST(Platform, SetParameter) {
   Platform p = *load_platform("proact_v100_nvlink2");
   ASSERT_TRUE(set_parameter(p, "gpu_link.header", "32B").ok());

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Args: XFERLAB GOLDEN_CSV DIR... — a halo / GDA validation table committed
-# under docs/halo_sim/ is what `xferlab validate DIR... --format csv` prints
+# Args: XFERLAB GOLDEN_CSV DIR... — a validation table (halo / GDA, or any other
+# `validate` CSV such as docs/validation/h100x2_validation.csv) committed
+# under docs/ is what `xferlab validate DIR... --format csv` prints
 # for the committed traces (docs/halo_sim.md): same rows, same text fields,
 # numbers within 1e-9 relative. validate exits 1 because held-out cases
 # exceed 10 %; anything else is a failure. Regenerate the CSVs (and the
@@ -12,6 +13,8 @@
 #     > docs/halo_sim/validation_2026-11-26.csv
 #   xferlab validate traces/real/2026-11-27_h200x2_run6/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run6.csv
+#   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
+#     > docs/validation/h100x2_validation.csv
 set -euo pipefail
 xferlab=$1
 golden=$2
