@@ -72,6 +72,11 @@ bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, b
   return aggregate && m.topology != Topology::kPcieTree && every_transfer_fans_out(m, in, mech);
 }
 
+bool own_bottleneck(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate) {
+  if (m.num_gpus == 2) return m.topology != Topology::kPcieTree;
+  return independent_gpus(m, in, mech, aggregate);
+}
+
 namespace {
 
 bool same_chunk(const ChunkInput& a, const ChunkInput& b) {

@@ -61,6 +61,15 @@ bool mesh_fan_out(const Machine& m, const ReplayInput& in, Mechanism mech);
 // fan out (as mesh_fan_out; infinite has none). Not PCIe trees.
 bool independent_gpus(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate);
 
+// own_bottleneck: each GPU's transfers share a bottleneck that carries
+// nothing else, no lane cap counted (docs/sim.md, "Isolated inline links"):
+// where independent_gpus holds, and at 2 GPUs on a switch or a direct pair,
+// where a GPU's only peer is the other GPU and each direction of the pair
+// link (or the source's port up and the peer's port down) carries that
+// GPU's flows only, whatever the mechanism's fan-out (one descriptor per
+// chunk either way). Not PCIe trees.
+bool own_bottleneck(const Machine& m, const ReplayInput& in, Mechanism mech, bool aggregate);
+
 // replica_weights: per GPU, how many GPUs its replay stands for: 1 + the
 // later GPUs whose kernels equal its own in every iteration (all but the
 // GPU index), 0 for those later GPUs; all 1 unless `fold`.

@@ -694,10 +694,13 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       shared, machine.num_gpus,
       options.fold_replicas && !options.record_timeline &&
           proact::independent_gpus(machine, shared, options.mechanism, run.aggregate));
-  if (proact::independent_gpus(machine, shared, options.mechanism, run.aggregate) &&
+  // `--fan-out fine` keeps SimGrid comms (also at 2 GPUs, to check against).
+  if (options.aggregate_fan_out &&
+      proact::own_bottleneck(machine, shared, options.mechanism, run.aggregate) &&
       one_kernel_per_gpu(shared)) {
     // Each GPU's flows share one bottleneck and nothing else (its port and
-    // the next GPU's, or its fan-out link): inline's from one producer;
+    // the next GPU's, or its fan-out link; at 2 GPUs its direction of the
+    // pair link): inline's from one producer;
     // hardware's from the DMA channels, whose lane caps never bind when each
     // is at least that bottleneck (max-min: every flow gets bw / flows, a
     // lane's n flows n x that <= bw <= cap), as the sizing rule makes them.

@@ -55,7 +55,8 @@ struct ReplayOptions {
   /// peer; on a mesh the same through a link standing for all the GPU's pair
   /// links, when every transfer fans out: exact (docs/sim.md, "Fan-out
   /// aggregation") and much faster at 16 GPUs. false = one comm per
-  /// destination everywhere.
+  /// destination everywhere, SimGrid comms also where a GPU's flows have a
+  /// link of their own (docs/sim.md, "Isolated inline links"; 2 GPUs too).
   bool aggregate_fan_out = true;
   /// Record the critical path and attribute the time (ReplayResult::attribution).
   /// Actor core only.

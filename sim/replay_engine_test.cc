@@ -13,6 +13,7 @@
 #include "hw_model/link_model.h"
 #include "hw_model/platform.h"
 #include "sim/explain.h"
+#include "sim/proact_mechanism.h"
 #include "sim/test_machine.h"
 
 namespace xferlab::sim {
@@ -525,8 +526,9 @@ std::map<std::string, std::vector<double>> chunk_ends(const ReplayResult& r, siz
   return ends;
 }
 
-TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
-  // 48 more chunks ready close together, so every channel's window fills.
+// contended_with_burst: contended_two_gpus() and 48 more chunks per kernel
+// ready close together, so every DMA channel's window fills.
+ReplayInput contended_with_burst() {
   ReplayInput two = contended_two_gpus();
   for (IterationInput& it : two.iterations) {
     for (KernelInput& k : it.kernels) {
@@ -536,7 +538,11 @@ TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
       }
     }
   }
-  const ReplayInput in = replicate_gpus(two, 4);
+  return two;
+}
+
+TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
+  const ReplayInput in = replicate_gpus(contended_with_burst(), 4);
   for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
     SCOPED_TRACE(topology == Topology::kSwitch ? "switch" : "mesh");
     Machine m = contended_switch(4, topology);
@@ -570,6 +576,67 @@ TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
       ASSERT_EQ(e.size(), 2u) << chunk;
       ASSERT_EQ(f.size(), 2u) << chunk;
       for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], f[i], kChunkTolNs) << chunk;
+    }
+  }
+}
+
+// Where the isolated links apply: at 2 GPUs on a switch or a direct pair
+// (whatever the mechanism's fan-out), not on a PCIe tree; above 2 GPUs
+// where independent_gpus does.
+TEST(ReplayEngine, OwnBottleneckAtTwoGpusAndWhereGpusAreIndependent) {
+  const ReplayInput two = contended_two_gpus();
+  for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
+    Machine m = contended_switch(2, topology);
+    m.costs.dma_agent.fan_out = false;
+    EXPECT_TRUE(proact::own_bottleneck(m, two, Mechanism::kInline, false));
+    EXPECT_TRUE(proact::own_bottleneck(m, two, Mechanism::kHardware, false));
+    EXPECT_FALSE(proact::independent_gpus(m, two, Mechanism::kInline, true));  // unchanged
+  }
+  EXPECT_FALSE(proact::own_bottleneck(test_machine(2, Topology::kPcieTree), two,
+                                      Mechanism::kInline, false));
+  const ReplayInput four = replicate_gpus(two, 4);
+  const Machine sw = contended_switch(4);
+  EXPECT_TRUE(proact::own_bottleneck(sw, four, Mechanism::kInline, true));
+  EXPECT_FALSE(proact::own_bottleneck(sw, four, Mechanism::kInline, false));
+  EXPECT_FALSE(proact::own_bottleneck(sw, four, Mechanism::kMemcpy, true));
+}
+
+// At 2 GPUs (one peer) each GPU's flows have a bottleneck of their own on a
+// switch (its port up, the peer's port down) and on a direct pair (its
+// direction of the pair link): inline and hardware flows are computed by
+// ProcessorSharingLink, with the times of SimGrid's comms (`--fan-out fine`
+// keeps those), every chunk's arrival to SimGrid's 1-ns time precision.
+TEST(ReplayEngine, IsolatedLinksAtTwoGpusMatchSimGridComms) {
+  const ReplayInput in = contended_with_burst();
+  for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
+    SCOPED_TRACE(topology == Topology::kSwitch ? "switch" : "direct pair");
+    Machine m = contended_switch(2, topology);
+    m.costs.dma_agent.outstanding_packets = 4096;  // lane cap above the port
+    m.costs.dma_agent.channels = 6;
+    for (Mechanism mech : {Mechanism::kInline, Mechanism::kHardware}) {
+      Result<ReplayResult> isolated = simulate_isolated(in, m, ReplayOptions{mech, true, true});
+      Result<ReplayResult> comms = simulate_isolated(in, m, ReplayOptions{mech, true, false});
+      ASSERT_TRUE(isolated.ok() && comms.ok()) << mechanism_name(mech);
+      const double tol = 1e-6 * comms->end_to_end_ns;
+      EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, tol) << mechanism_name(mech);
+      EXPECT_NEAR(isolated->exposed_ns, comms->exposed_ns, tol) << mechanism_name(mech);
+      EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol)
+          << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(isolated->wire_bytes, comms->wire_bytes) << mechanism_name(mech);
+      EXPECT_DOUBLE_EQ(isolated->payload_bytes, comms->payload_bytes) << mechanism_name(mech);
+      EXPECT_GT(isolated->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
+      const auto isolated_ends = chunk_ends(*isolated, 1);
+      const auto comm_ends = chunk_ends(*comms, 1);
+      ASSERT_EQ(isolated_ends.size(), 2u * 60) << mechanism_name(mech);
+      ASSERT_EQ(comm_ends.size(), isolated_ends.size()) << mechanism_name(mech);
+      for (const auto& [chunk, e] : isolated_ends) {
+        const std::vector<double>& c = comm_ends.at(chunk);
+        ASSERT_EQ(e.size(), 2u) << chunk;
+        ASSERT_EQ(c.size(), 2u) << chunk;
+        for (size_t i = 0; i < e.size(); ++i) {
+          EXPECT_NEAR(e[i], c[i], 1.5) << mechanism_name(mech) << " " << chunk;
+        }
+      }
     }
   }
 }
