@@ -592,8 +592,8 @@ TEST(ReplayEngine, OwnBottleneckAtTwoGpusAndWhereGpusAreIndependent) {
     EXPECT_TRUE(proact::own_bottleneck(m, two, Mechanism::kHardware, false));
     EXPECT_FALSE(proact::independent_gpus(m, two, Mechanism::kInline, true));  // unchanged
   }
-  EXPECT_FALSE(proact::own_bottleneck(test_machine(2, Topology::kPcieTree), two,
-                                      Mechanism::kInline, false));
+  EXPECT_FALSE(
+      proact::own_bottleneck(test_machine(2, Topology::kPcieTree), two, Mechanism::kInline, false));
   const ReplayInput four = replicate_gpus(two, 4);
   const Machine sw = contended_switch(4);
   EXPECT_TRUE(proact::own_bottleneck(sw, four, Mechanism::kInline, true));
@@ -620,8 +620,7 @@ TEST(ReplayEngine, IsolatedLinksAtTwoGpusMatchSimGridComms) {
       const double tol = 1e-6 * comms->end_to_end_ns;
       EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, tol) << mechanism_name(mech);
       EXPECT_NEAR(isolated->exposed_ns, comms->exposed_ns, tol) << mechanism_name(mech);
-      EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol)
-          << mechanism_name(mech);
+      EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol) << mechanism_name(mech);
       EXPECT_DOUBLE_EQ(isolated->wire_bytes, comms->wire_bytes) << mechanism_name(mech);
       EXPECT_DOUBLE_EQ(isolated->payload_bytes, comms->payload_bytes) << mechanism_name(mech);
       EXPECT_GT(isolated->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
