@@ -15,6 +15,8 @@
 #     > docs/halo_sim/validation_run6.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
 #     > docs/validation/h100x2_validation.csv
+#   xferlab validate traces/real/2026-11-27_h100x4_validation --format csv \
+#     > docs/validation/h100x4_validation.csv
 set -euo pipefail
 xferlab=$1
 golden=$2
