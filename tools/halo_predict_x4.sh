@@ -15,6 +15,9 @@
 # iteration_wall (CSV avg, µs) of the same configuration at 2 ranks on both
 # machines and at 4 ranks separates the machine from the rank count.
 # Writes OUT_CSV (default docs/halo_sim/x4_progress.csv) and prints the table.
+# Other runs: TWO (2-rank traces), FOUR (4-rank traces), PLATFORM and BOXES
+# (default "box16 box32 box64") override the defaults, e.g. the fresh runs of
+# docs/halo_sim.md: FOUR=<4-rank dir> BOXES="box16 box24 box32 box64".
 # docs/halo_sim/x4_heldout.csv is this script's output at 8db587e, before the
 # MPI progress engines (hw_model/mpi_progress.h): the held-out table. The
 # engines were added after seeing it, so these rows are no longer held-out
@@ -27,9 +30,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/halo_sim/x4_progress.csv}
 x=$(readlink -f "${XFERLAB:-bazel-bin/sim/xferlab}")
-two=traces/real/2026-11-26_h200x2_run4/halo_detail
-four=traces/real/2026-11-26_h200x4_nvswitch/halo
-platform=h200x4_hgx_nvswitch
+two=${TWO:-traces/real/2026-11-26_h200x2_run4/halo_detail}
+four=${FOUR:-traces/real/2026-11-26_h200x4_nvswitch/halo}
+platform=${PLATFORM:-h200x4_hgx_nvswitch}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,7 +48,7 @@ done >> "$tmp/wall.txt"
 
 for v in baseline stream stacked host sa ki; do
   sizes="200 400 800"
-  case $v in host | sa | ki) sizes="$sizes box16 box32 box64" ;; esac
+  case $v in host | sa | ki) sizes="$sizes ${BOXES:-box16 box32 box64}" ;; esac
   for s in $sizes; do
     "$x" replay "$two/traces/${v}_gpus2_${s}_rank0.xft.zst" --ranks 4 --scaling weak \
       --platform $platform --format csv | awk -F, -v s="$s" 'NR == 2 { print $1, s, $7, $8, $9, $10, $11 }'
