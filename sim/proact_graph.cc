@@ -128,10 +128,11 @@ class Builder {
   void step_after(uint32_t task, Cause cause, double offset_ns = 0) {
     cp_op(Op::kStep, cause, task, offset_ns);
   }
-  // finish: the actor waits for each of `transfers`, in order.
+  // finish: the actor waits for `transfer` (or each of `transfers`, in order).
+  void finish(uint32_t transfer) { cp_op(Op::kFinish, Cause::kCompute, transfer, 0); }
   template <typename C>
   void finish(const C& transfers) {
-    for (uint32_t t : transfers) cp_op(Op::kFinish, Cause::kCompute, t, 0);
+    for (uint32_t t : transfers) finish(t);
   }
 
   // ---- network: the actors' platform (SimgridPlatform::build) as links and routes
@@ -257,7 +258,7 @@ class Builder {
       uint32_t& prev = last[i % streams];
       uint32_t ready = started;
       if (prev != kNone) {
-        finish(std::initializer_list<uint32_t>{prev});
+        finish(prev);
         ready = delay_after(k.gpu, join(k.gpu, {started, prev}), c.memcpy_stream_gap_ns);
       }
       started = join(k.gpu, {ready, pin(k.gpu, issue)});
@@ -267,7 +268,7 @@ class Builder {
       prev = flight(started, k.gpu, lane, Target{ds[i], 1}, 0, payload, cost);
     }
     for (uint32_t f : last) {
-      if (f != kNone) finish(std::initializer_list<uint32_t>{f});
+      if (f != kNone) finish(f);
     }
     return end;
   }
@@ -306,7 +307,7 @@ class Builder {
         g().after(waited, cur);
         while (written.size() > plan.window) {
           g().after(waited, written.front());
-          finish(std::initializer_list<uint32_t>{written.front()});
+          finish(written.front());
           written.pop_front();
         }
         cur = waited;
@@ -382,7 +383,7 @@ class Builder {
       const uint32_t go = join(k.gpu, {prev, pin(k.gpu, starts[i])});
       while (!running.empty() && running.size() + ds.size() > resident * ds.size()) {
         g().after(go, running.front());
-        finish(std::initializer_list<uint32_t>{running.front()});
+        finish(running.front());
         running.pop_front();
       }
       step_at(starts[i], Cause::kLaunch);
@@ -471,7 +472,7 @@ class Builder {
         const uint32_t waited = join(k.gpu, {at});
         while (flights[ch].size() > window) {
           g().after(waited, flights[ch].front());
-          finish(std::initializer_list<uint32_t>{flights[ch].front()});
+          finish(flights[ch].front());
           flights[ch].pop_front();
         }
         at = waited;
