@@ -3,7 +3,8 @@
 # times put a different repeat in the middle for each configuration: the kept
 # CSV rows, traces and logs must be the median repeat's; repeats.csv marks it;
 # a repeat without iteration_wall for a configuration and a missing folder
-# are one-line errors with a non-zero exit.
+# are one-line errors with a non-zero exit; a folder rep<not a number> is
+# ignored.
 set -euo pipefail
 tool=$1
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -28,6 +29,7 @@ make_rep() {  # K STREAM_WALL_NS BOX_WALL_NS
 make_rep 1 300 50
 make_rep 2 100 70
 make_rep 3 200 60
+mkdir -p "$tmp/in/rep_old"  # not a repeat: ignored, not a crash
 python3 "$tool" "$tmp/in" "$tmp/out" > "$tmp/log" || fail "exit $? ($(cat "$tmp/log"))"
 [ "$(cat "$tmp/out/traces/stream_gpus2_400_rank1.xft.zst")" = rep3 ] || fail "stream trace not from rep3"
 [ "$(cat "$tmp/out/traces/host_gpus2_box16_rank0.xft.zst")" = rep3 ] || fail "box trace not from rep3"

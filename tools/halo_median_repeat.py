@@ -34,9 +34,9 @@ def read_csv(path):
 
 
 def load_repeats(outdir):
-    reps = sorted(glob.glob(os.path.join(outdir, "rep*")),
-                  key=lambda p: int(os.path.basename(p)[3:] or 0))
-    reps = [p for p in reps if os.path.basename(p)[3:].isdigit()]
+    # repN folders only (a "rep_old" beside them is not a repeat), in N order.
+    reps = [p for p in glob.glob(os.path.join(outdir, "rep*")) if os.path.basename(p)[3:].isdigit()]
+    reps.sort(key=lambda p: int(os.path.basename(p)[3:]))
     if not reps:
         fail("%s: no rep1 ... repN folders (run native/halo/run_repeats.sh first)" % outdir)
     data = []  # per repeat: {csv name: rows}
