@@ -42,6 +42,13 @@ export CUDA_MODULE_LOADING=EAGER
 [ -f "$bin/../env.sh" ] && . "$bin/../env.sh"
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
 read -r -a mpi_extra <<<"${MPI_ARGS:-}"
+# HALO_MPI_BIND: mpirun's mapping/binding options (default --bind-to none, as
+# every run before 2026-11-27). Why settable: a configuration's iteration time
+# moves 14 % (median) from one launch to the next with unbound ranks while the
+# 50 iterations inside a launch agree (docs/halo_sim.md, "Run-to-run
+# variation"), so thread placement is the suspect; "--map-by slot:PE=4
+# --bind-to core" gives each rank (main thread, proxy, MPI) its own cores.
+read -r -a mpi_bind <<<"${HALO_MPI_BIND:---bind-to none}"
 
 halo="$bin/halo_exchange"
 gda="$bin/gdasync_bench"
@@ -60,12 +67,13 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   echo "cuda: $(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)"
   echo "mpi: $(mpirun --version 2>&1 | head -1)"
   echo "iterations: $iters (warm-up $warmup)"
+  echo "mpi binding: ${mpi_bind[*]}"
   echo "binaries:"; portable_sha256 "$halo" "$gda"
   echo "topology:"; nvidia-smi topo -m 2>/dev/null
 } > "$out/provenance.txt"
 
 mpi_np=2
-mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none "${mpi_extra[@]}"
+mpi=(mpirun --allow-run-as-root --oversubscribe "${mpi_bind[@]}" --report-bindings "${mpi_extra[@]}"
      -x LD_LIBRARY_PATH -x CUDA_MODULE_LOADING
      -x NCCL_NVLS_ENABLE -x NVSHMEM_DISABLE_NVLS -x TORCH_SYMM_MEM_DISABLE_MULTICAST)
 failures=0
