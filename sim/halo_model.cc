@@ -743,28 +743,69 @@ Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
   return read_phases(marks, *t);
 }
 
+Result<ResidualSearch> search_residual(const std::function<Result<double>(double)>& f, double f0,
+                                       double x1, double tol, int max_evaluations) {
+  ResidualSearch best{0, f0, 0};
+  if (f0 >= 0 || std::fabs(f0) <= tol) return best;
+  double lo = 0, flo = f0;  // f(lo) < 0
+  double hi = 0, fhi = 0;   // f(hi) > 0, once found
+  bool bracketed = false;
+  int kept_side = 0;  // -1: lo kept twice in a row, +1: hi (Illinois)
+  double x = std::max(x1, 1e-9);
+  for (int n = 0; n < max_evaluations; ++n) {
+    Result<double> fx = f(x);
+    if (!fx.ok()) return fx.error();
+    ++best.evaluations;
+    if (std::fabs(*fx) < std::fabs(best.f)) best.x = x, best.f = *fx;
+    if (std::fabs(*fx) <= tol) break;
+    if (*fx < 0) {
+      const double slope = (*fx - flo) / (x - lo);
+      lo = x, flo = *fx;
+      if (kept_side == +1) fhi /= 2;  // hi kept again: Illinois
+      kept_side = bracketed ? +1 : 0;
+      if (!bracketed) {
+        // Extend: the secant through the last two points, at least 1.5x, at
+        // most 16x further (a flat stretch would send it to infinity).
+        const double step = slope > 0 ? -flo / slope : 15 * lo;
+        x = std::clamp(lo + step, 1.5 * lo, 16 * lo);
+        continue;
+      }
+    } else {
+      hi = x, fhi = *fx;
+      if (kept_side == -1) flo /= 2;  // lo kept again: Illinois
+      kept_side = bracketed ? -1 : 0;
+      bracketed = true;
+    }
+    if (bracketed) {
+      x = lo - flo * (hi - lo) / (fhi - flo);
+      if (!(x > lo && x < hi)) x = (lo + hi) / 2;
+    }
+  }
+  return best;
+}
+
 Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
                                       const HaloNetwork& net, double measured_ns) {
   const NicCosts unused;
   w.residual_per_recv_ns = 0;
   Result<HaloPhases> p0 = simulate_halo(w, g, net, HaloMode::kMeasured, unused);
   if (!p0.ok() || p0->iteration_ns >= measured_ns) return p0;
-  // Secant on f(x) = iteration(x) - measured, from x0 = 0 and a first guess
-  // that spreads the gap over the messages a rank receives.
-  double x0 = 0, f0 = p0->iteration_ns - measured_ns;
-  double x1 = -f0 / static_cast<double>(std::max<size_t>(1, messages_of(g, 0).size()));
-  Result<HaloPhases> best = p0;
-  for (int it = 0; it < 8; ++it) {
-    w.residual_per_recv_ns = x1;
-    Result<HaloPhases> p1 = simulate_halo(w, g, net, HaloMode::kMeasured, unused);
-    if (!p1.ok()) return p1;
-    const double f1 = p1->iteration_ns - measured_ns;
-    best = p1;
-    if (std::fabs(f1) < 1e-3 * measured_ns || f1 == f0) break;
-    const double x2 = std::max(0.0, x1 - f1 * (x1 - x0) / (f1 - f0));
-    x0 = x1, f0 = f1, x1 = x2;
-  }
-  return best;
+  // First guess: the gap spread over the messages a rank receives.
+  const double f0 = p0->iteration_ns - measured_ns;
+  const double x1 = -f0 / static_cast<double>(std::max<size_t>(1, messages_of(g, 0).size()));
+  HaloWorkload trial = w;
+  Result<ResidualSearch> s = search_residual(
+      [&](double x) -> Result<double> {
+        trial.residual_per_recv_ns = x;
+        Result<HaloPhases> p = simulate_halo(trial, g, net, HaloMode::kMeasured, unused);
+        if (!p.ok()) return p.error();
+        return p->iteration_ns - measured_ns;
+      },
+      f0, x1, 1e-3 * measured_ns, 12);
+  if (!s.ok()) return s.error();
+  w.residual_per_recv_ns = s->x;
+  if (s->x == 0) return p0;
+  return simulate_halo(w, g, net, HaloMode::kMeasured, unused);
 }
 
 double kmodel_iteration_ns(const HaloGeometry& g, int ranks_per_node, int rank) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -240,9 +241,27 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
                            HaloDetail detail = HaloDetail::kReduced);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 
+// ResidualSearch: the result of search_residual.
+struct ResidualSearch {
+  double x = 0;  // the evaluated argument with the smallest |f|
+  double f = 0;  // f there
+  int evaluations = 0;
+};
+
+// search_residual: x >= 0 with f(x) nearest 0, for f that grows with x but
+// may jump (a per-message delay can push one message past another's
+// completion, so the iteration time steps up; a plain secant then oscillates
+// across the step and may end on its far side). Starts from f(0) = f0 < 0
+// and the guess x1 > 0; extends until f changes sign, then regula falsi with
+// the Illinois step inside the bracket; stops when |f| <= tol or after
+// max_evaluations calls of f; returns the best point seen (x = 0 included).
+Result<ResidualSearch> search_residual(const std::function<Result<double>(double)>& f, double f0,
+                                       double x1, double tol, int max_evaluations);
+
 // calibrate_residual: sets w.residual_per_recv_ns (>= 0) so that the replay
-// of geometry g matches measured_ns (secant search; stays 0 when the replay
-// without it is already slower). Returns the replayed phases.
+// of geometry g matches measured_ns as closely as search_residual finds
+// (stays 0 when the replay without it is already slower). Returns the
+// replayed phases at the residual it sets.
 Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
                                       const HaloNetwork& net, double measured_ns);
 

@@ -97,6 +97,43 @@ TEST(HaloModel, FittedSizesTakeTheFirstRendezvousSizeAndKeepAHeldOutOne) {
   EXPECT_EQ(fitted_in_family({}), V{});
 }
 
+// The residual search: a smooth f converges; an f that steps up past its
+// root (run 10 stream 200^3, 2x H100: -2.4 us at a 0.68 us residual, +51 us
+// at 3.1 us) ends on the near side, never worse than no residual at all (the
+// plain secant it replaced oscillated across the step and returned +51 us).
+TEST(HaloModel, ResidualSearchConvergesAndNeverEndsWorseThanZero) {
+  int calls = 0;
+  auto linear = [&](double x) -> Result<double> { ++calls; return 2 * x - 1000; };
+  Result<ResidualSearch> s = search_residual(linear, -1000, 10, 0.5, 12);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NEAR(s->x, 500, 0.25);
+  EXPECT_EQ(s->evaluations, calls);
+  EXPECT_LE(calls, 12);
+
+  auto step = [](double x) -> Result<double> { return x < 1000 ? x - 3000 : x + 50000; };
+  s = search_residual(step, -3000, 3000, 1, 12);
+  ASSERT_TRUE(s.ok());
+  EXPECT_LT(s->x, 1000);
+  EXPECT_LT(s->f, 0);
+  EXPECT_GT(s->f, -2100);  // approaches the step from below
+  EXPECT_EQ(s->evaluations, 12);
+
+  // Flat at first (a residual hidden under another wait), then rising.
+  auto flat = [](double x) -> Result<double> { return x < 5000 ? -800.0 : (x - 5000) - 800; };
+  s = search_residual(flat, -800, 100, 1, 12);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NEAR(s->x, 5800, 2);
+
+  // Already slower (or equal): nothing to search.
+  s = search_residual(linear, 0, 10, 1, 12);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->x, 0);
+  EXPECT_EQ(s->evaluations, 0);
+
+  auto failing = [](double) -> Result<double> { return make_runtime_error("replay failed"); };
+  EXPECT_FALSE(search_residual(failing, -10, 1, 0.1, 12).ok());
+}
+
 TEST(HaloModel, KModelGrowsWithSizeAndOffNodeShare) {
   Result<HaloGeometry> s = split_cube(200, 64, 3, 27), l = split_cube(800, 64, 3, 27);
   ASSERT_TRUE(s.ok() && l.ok());
