@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""docs/halo_sim/bind_study.py [RUN_DIR...] — launch-to-launch spread of the
+halo / GDA measurements per protocol (docs/halo_sim.md, "Runs 9 and 10").
+
+For each run directory (default: the 2x H100 runs 9, unbound ranks, and 10,
+ranks bound to 4 cores each, recorded alternately on one lease) reads
+halo_median5/repeats.csv (tools/halo_median_repeat.py: every repeat's
+iteration_wall average per configuration) and prints, per run: the spread
+(max - min) / median per configuration (median and max over configurations),
+each launch's |deviation| from its configuration's median (median, 90th
+percentile, max) and how many launches are more than 10 % away.
+"""
+import collections
+import csv
+import os
+import statistics
+import sys
+
+DEFAULT = ["traces/real/2026-11-27_h100x2_run9", "traces/real/2026-11-27_h100x2_run10"]
+
+
+def spread(run_dir):
+    path = os.path.join(run_dir, "halo_median5", "repeats.csv")
+    try:
+        rows = list(csv.DictReader(open(path)))
+    except OSError as e:
+        sys.exit(f"bind_study: {path}: {e.strerror}")
+    by = collections.defaultdict(list)
+    for i, r in enumerate(rows, start=2):
+        try:
+            by[(r["variant"], r["label"])].append(float(r["iteration_wall_avg_ns"]))
+        except (KeyError, ValueError):
+            sys.exit(f"bind_study: {path}: line {i}: no numeric iteration_wall_avg_ns")
+    spreads, devs = [], []
+    for values in by.values():
+        m = statistics.median(values)
+        spreads.append(100 * (max(values) - min(values)) / m)
+        devs += [100 * abs(v / m - 1) for v in values]
+    devs.sort()
+    return (len(by), len(devs), statistics.median(spreads), max(spreads), statistics.median(devs),
+            devs[int(0.9 * len(devs))], devs[-1], sum(d > 10 for d in devs))
+
+
+def main():
+    runs = sys.argv[1:] or DEFAULT
+    print("| run | configurations | launches | spread median % | spread max % "
+          "| abs dev median % | abs dev p90 % | abs dev max % | launches > 10 % |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        n, k, sm, sx, dm, d9, dx, over = spread(run)
+        print(f"| {os.path.basename(run.rstrip('/'))} | {n} | {k} | {sm:.1f} | {sx:.1f} | {dm:.1f} "
+              f"| {d9:.1f} | {dx:.1f} | {over} |")
+
+
+if __name__ == "__main__":
+    main()
