@@ -103,7 +103,10 @@ TEST(HaloModel, FittedSizesTakeTheFirstRendezvousSizeAndKeepAHeldOutOne) {
 // plain secant it replaced oscillated across the step and returned +51 us).
 TEST(HaloModel, ResidualSearchConvergesAndNeverEndsWorseThanZero) {
   int calls = 0;
-  auto linear = [&](double x) -> Result<double> { ++calls; return 2 * x - 1000; };
+  auto linear = [&](double x) -> Result<double> {
+    ++calls;
+    return 2 * x - 1000;
+  };
   Result<ResidualSearch> s = search_residual(linear, -1000, 10, 0.5, 12);
   ASSERT_TRUE(s.ok());
   EXPECT_NEAR(s->x, 500, 0.25);
