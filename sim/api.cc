@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "common/number.h"
+#include "common/phase_log.h"
 #include "common/units.h"
 #include "sim/explain.h"
 #include "sim/halo_command.h"
@@ -159,6 +160,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
                          bool measured_only, Scaling scaling) {
   Result<ReplayInput> in = load_replay_input(trace);
   if (!in.ok()) return in.error();
+  phase_mark("trace read and decoded");
   if (measured_only && !in->measured) {
     Prepared p;
     p.input = std::move(*in);
@@ -272,6 +274,7 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   Result<Prepared> p =
       prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
   if (!p.ok()) return p.error();
+  phase_mark("preset, machine and workload model");
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
   ReplayOutput out{.table = replay_table(),
                    .note = replay_note(p->input, unscaled) + p->model_note,
@@ -299,6 +302,7 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
   Result<std::vector<ReplayResult>> results =
       simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
   if (!results.ok()) return results.error();
+  phase_mark("simulation processes (parent: fork, wait, result)");
   for (const ReplayResult& r : *results) {
     const bool has_measured = out.measured && out.measured->mechanism == r.mechanism;
     out.table.add_row(

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/phase_log.h"
 #include "sim/command.h"
 #include "sim/commands.h"
 
@@ -50,6 +51,21 @@ int main_impl(int argc, char** argv) {
 }  // namespace
 }  // namespace xferlab::cli
 
+namespace {
+
+// The executable's preinit functions run after the dynamic loader has mapped
+// and relocated every library and before any library's initialisers: the
+// split between loading and static initialisers (XFERLAB_PHASES).
+double preinit_cpu_ms = 0;
+void at_preinit() {
+  preinit_cpu_ms = xferlab::process_cpu_ms();
+}
+[[gnu::section(".preinit_array"), gnu::used]] void (*const preinit)() = at_preinit;
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  xferlab::phase_mark_at("exec and dynamic loading", preinit_cpu_ms);
+  xferlab::phase_mark("static initializers");
   return xferlab::cli::main_impl(argc, argv);
 }

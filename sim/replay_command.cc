@@ -16,6 +16,7 @@
 #include "common/flags.h"
 #include "common/number.h"
 #include "common/output_path.h"
+#include "common/phase_log.h"
 #include "common/progress.h"
 #include "common/table.h"
 #include "common/units.h"
@@ -132,6 +133,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && !args[0].empty() && args[0][0] != '-' && is_halo_trace(args[0])) {
     return run_halo_replay(args, out, err);
   }
+  phase_mark("trace opened (halo check)");
   FlagSet flags = replay_flags();
   if (std::optional<int> rc =
           parse_command_flags(flags, args, out, err, "\n" + halo_replay_flags().help()))
@@ -157,6 +159,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (req.record_timeline) {
     if (Status s = write_timeline_file(flags, *r, "replay"); !s.ok()) return fail(err, s.error());
   }
+  phase_mark("output");
   return cli::kExitOk;
 }
 

@@ -15,6 +15,7 @@
 #include <simgrid/s4u.hpp>
 #include <unordered_map>
 
+#include "common/phase_log.h"
 #include "hw_model/software_mechanisms.h"
 #include "hw_model/transfer_window.h"
 #include "sim/isolated.h"
@@ -675,7 +676,9 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
   if (options.core == ReplayCore::kGraph) return simulate_graph(shared, machine, options);
 
+  phase_mark("child: input checked, HBM shared");
   sg4::Engine* engine = SimgridPlatform::create_engine();
+  phase_mark("child: SimGrid engine");
   Run run;
   run.input = &shared;
   run.machine = &machine;
@@ -723,8 +726,10 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
     run.ended[it->second.first].push_back(std::move(it->second.second));
     run.moving.erase(it);
   });
+  phase_mark("child: SimGrid platform");
   sg4::Actor::create("driver", run.platform.cpu(), [&run] { drive(run); });
   engine->run();
+  phase_mark("child: simulation");
 
   ReplayResult& r = run.result;
   r.exposed_ns = std::max(0.0, r.end_to_end_ns - r.compute_ns);
@@ -832,6 +837,7 @@ Result<std::vector<ReplayResult>> simulate_many(const ReplayInput& input, const 
         }
         // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
         std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
+        phase_mark("child: result to CBOR");
         return std::string(bytes.begin(), bytes.end());
       },
       [&](size_t, Result<std::string> data) -> Status {
