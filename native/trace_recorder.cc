@@ -265,7 +265,9 @@ Status TraceRecorder::write(const std::string& path) {
   }
 
   traces::WriterOptions wopts;
-  wopts.compression = traces::Compression::kZstd;
+  // Codec 2 (format 2.1): ~1.5x smaller and faster to write than plain zstd
+  // on recorded events (traces/FORMAT.md, "Performance").
+  wopts.compression = traces::Compression::kZstdDeltaShuffle;
   traces::TraceWriter writer;
   XF_RETURN_IF_ERROR(writer.open(path, md, wopts));
   XF_RETURN_IF_ERROR(writer.append(events.data(), events.size()));

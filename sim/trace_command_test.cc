@@ -94,7 +94,10 @@ TEST_F(TraceCommand, GenerateIsDeterministicAndLooksLikeProact) {
 TEST_F(TraceCommand, Info) {
   CmdResult r = trace({"info", path_});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("format:      2.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("format:      " + std::to_string(kFormatMajor) + "." +
+                       std::to_string(kFormatMinor)),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("gpus:        3 x Synthetic GPU"), std::string::npos);
   EXPECT_NE(r.out.find("param:       mechanism = memcpy"), std::string::npos);
   EXPECT_NE(r.out.find("time span:"), std::string::npos);
@@ -102,6 +105,32 @@ TEST_F(TraceCommand, Info) {
   CmdResult csv = trace({"info", path_, "--format", "csv"});
   ASSERT_EQ(csv.code, 0);
   EXPECT_NE(csv.out.find("kernel_begin,6"), std::string::npos) << csv.out;
+}
+
+// `trace compact`: codec-2 blocks, the same events (dump identical), in place
+// or to -o; -o with several files is a usage error.
+TEST_F(TraceCommand, Compact) {
+  const std::string out = temp_path("gen_compact.xft");
+  CmdResult c = trace({"compact", "--level", "3", "-o", out, path_});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(c.out.find(out + ": "), 0u) << c.out;
+  EXPECT_NE(c.out.find(" events, "), std::string::npos) << c.out;
+  EXPECT_LT(slurp(out).size(), slurp(path_).size());
+  EXPECT_EQ(trace({"dump", out, "--csv"}).out, trace({"dump", path_, "--csv"}).out);
+
+  const std::string copy = temp_path("gen_copy.xft");
+  std::ofstream(copy, std::ios::binary) << slurp(path_);
+  CmdResult both = trace({"compact", copy, out});
+  ASSERT_EQ(both.code, 0) << both.err;
+  EXPECT_NE(both.out.find("total: 2 files, "), std::string::npos) << both.out;
+  EXPECT_EQ(slurp(copy), slurp(out));
+
+  CmdResult usage = trace({"compact", "-o", out, copy, path_});
+  EXPECT_EQ(usage.code, 2);
+  EXPECT_NE(usage.err.find("-o takes one FILE, got 2"), std::string::npos) << usage.err;
+  CmdResult missing = trace({"compact", temp_path("no_such.xft")});
+  EXPECT_NE(missing.code, 0);
+  EXPECT_NE(missing.err.find("no_such.xft: cannot open"), std::string::npos) << missing.err;
 }
 
 TEST_F(TraceCommand, DumpFilters) {

@@ -12,7 +12,7 @@ out=${2:-docs/cli.md}
   echo "\`tests/cli_docs_test.sh\` fails when this file is stale. Run \`xferlab COMMAND --help\`"
   echo "for the same text."
   for cmd in replay validate sweep explain link platform calibrate trace \
-    "trace info" "trace dump" "trace check" "trace export" "trace generate"; do
+    "trace info" "trace dump" "trace check" "trace export" "trace generate" "trace compact"; do
     echo
     echo "## xferlab $cmd"
     echo

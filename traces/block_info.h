@@ -6,8 +6,15 @@
 
 namespace xferlab::traces {
 
-// Compression: per-block codec (FORMAT.md, "Event blocks"); part of the format.
-enum class Compression : uint16_t { kNone = 0, kZstd = 1 };
+// Compression: per-block codec (FORMAT.md, "EVTS"); part of the format.
+enum class Compression : uint16_t {
+  kNone = 0,              ///< the records as they are.
+  kZstd = 1,              ///< one zstd frame of the records.
+  kZstdDeltaShuffle = 2,  ///< one zstd frame of the records after block_codec.h's
+                          ///< time deltas and byte-plane shuffle (format >= 2.1).
+};
+// Codecs this reader decodes are 0..kMaxCompression.
+inline constexpr uint16_t kMaxCompression = uint16_t(Compression::kZstdDeltaShuffle);
 
 struct BlockInfo {
   uint64_t offset = 0;       ///< byte offset of the block's section header.

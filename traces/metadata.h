@@ -23,7 +23,7 @@ namespace xferlab::traces {
 // version; a newer minor version is read (unknown event kinds are skipped,
 // unknown metadata keys kept).
 inline constexpr uint16_t kFormatMajor = 2;  ///< 2.0: block checksums, chunk_runs.
-inline constexpr uint16_t kFormatMinor = 0;
+inline constexpr uint16_t kFormatMinor = 1;  ///< 2.1: block codec 2 (time deltas + shuffle).
 
 // ProducerInfo: which program wrote the trace, from which source, how invoked.
 struct ProducerInfo {

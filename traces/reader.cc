@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "traces/block_codec.h"
 #include "traces/checksum.h"
 #include "traces/event_names.h"
 #include "traces/file_format.h"
@@ -273,11 +274,26 @@ Status TraceReader::read_header() {
   const uint64_t meta_offset = format::align8(h.header_bytes);
   Result<Metadata> initial = read_metadata_section(meta_offset);
   if (!initial.ok()) return initial.error();
-  metadata_ = std::move(*initial);
+  set_metadata(std::move(*initial));
+  initial_metadata_offset_ = meta_offset;
   format::SectionHeader s{};
   XF_RETURN_IF_ERROR(read_exact(meta_offset, &s, sizeof(s), "metadata section header"));
   data_begin_ = format::align8(meta_offset + s.header_bytes + s.payload_bytes);
   return Status::Ok();
+}
+
+// set_metadata: `m` becomes the metadata events are checked against.
+void TraceReader::set_metadata(Metadata m) {
+  metadata_ = std::move(m);
+  known_gpus_.clear();
+  for (const GpuInfo& g : metadata_.gpus) {
+    if (g.id >= known_gpus_.size()) known_gpus_.resize(size_t(g.id) + 1, false);
+    known_gpus_[g.id] = true;
+  }
+}
+
+Result<Metadata> TraceReader::initial_metadata() {
+  return read_metadata_section(initial_metadata_offset_);
 }
 
 Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
@@ -316,14 +332,11 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
                                 str(metadata_.format_major) + "." + str(metadata_.format_minor));
   }
   // gpu ids index a table sized by the u16 Event::gpu field, never more.
-  known_gpus_.clear();
   for (const GpuInfo& g : m->gpus) {
     if (g.id >= kHostGpu) {
       return error_at(offset, "metadata gpus: id " + str(g.id) + " out of range (max " +
                                   str(kHostGpu - 1) + ")");
     }
-    if (g.id >= known_gpus_.size()) known_gpus_.resize(size_t(g.id) + 1, false);
-    known_gpus_[g.id] = true;
   }
   if (!parsed_before) {
     last_metadata = *m;
@@ -364,7 +377,7 @@ Status TraceReader::read_footer_and_index() {
   }
   Result<Metadata> final_metadata = read_metadata_section(f.metadata_offset);
   if (!final_metadata.ok()) return final_metadata.error();
-  metadata_ = std::move(*final_metadata);
+  set_metadata(std::move(*final_metadata));
   data_end_ = f.metadata_offset;
 
   format::IndexHeader ih{};
@@ -511,13 +524,15 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
       return error_at(offset + 8, "uncompressed block of " + str(h.events) + " events has " +
                                       str(h.section.payload_bytes) + " payload bytes");
     }
-  } else if (h.codec == uint16_t(Compression::kZstd)) {
+  } else if (h.codec <= kMaxCompression) {
     if (h.section.payload_bytes == 0 || h.section.payload_bytes > ZSTD_compressBound(raw_bytes)) {
       return error_at(offset + 8, "compressed block size " + str(h.section.payload_bytes) +
                                       " is impossible for " + str(h.events) + " events");
     }
   } else {
-    return error_at(offset + 16, "unknown block compression codec " + str(h.codec));
+    return error_at(offset + 16, "unknown block compression codec " + str(h.codec) +
+                                     " (this reader knows 0.." + str(kMaxCompression) +
+                                     "; upgrade xferlab to read it)");
   }
   // Format 2.0 blocks carry a checksum after the header; a 2.x block without
   // one was damaged (an old file has none: see warning()).
@@ -585,8 +600,12 @@ Status TraceReader::read_block_events(const format::BlockHeader& h, uint64_t off
     stored_.resize(size_t(h.section.payload_bytes));
     XF_RETURN_IF_ERROR(read_exact(payload_offset, stored_.data(), stored_.size(), "block"));
     XF_RETURN_IF_ERROR(verify(stored_.data(), stored_.size()));
+    // Codec 2 decompresses to the shuffled records, then restores them.
+    const bool shuffled = h.codec == uint16_t(Compression::kZstdDeltaShuffle);
+    if (shuffled) shuffled_.resize(size_t(raw_bytes));
+    void* target = shuffled ? static_cast<void*>(shuffled_.data()) : block_.data();
     const size_t got =
-        ZSTD_decompressDCtx(zstd_->ctx, block_.data(), raw_bytes, stored_.data(), stored_.size());
+        ZSTD_decompressDCtx(zstd_->ctx, target, raw_bytes, stored_.data(), stored_.size());
     if (ZSTD_isError(got)) {
       return error_at(payload_offset,
                       std::string("corrupt compressed block: ") + ZSTD_getErrorName(got));
@@ -595,6 +614,7 @@ Status TraceReader::read_block_events(const format::BlockHeader& h, uint64_t off
       return error_at(payload_offset,
                       "compressed block holds " + str(got) + " bytes, expected " + str(raw_bytes));
     }
+    if (shuffled) undelta_unshuffle(shuffled_.data(), h.events, block_.data());
   }
   return Status::Ok();
 }
@@ -711,6 +731,20 @@ Result<std::span<const Event>> TraceReader::next_batch_truncated() {
   return next_batch();
 }
 
+Result<std::span<const Event>> TraceReader::read_block(size_t b) {
+  if (b >= blocks_.size()) {
+    return make_error(path_ + ": block " + str(b) + " is past the end (" + str(blocks_.size()) +
+                      " blocks)");
+  }
+  const BlockInfo& info = blocks_[b];
+  XF_RETURN_IF_ERROR(load_block(info.offset, info.first_event, data_end_, &info));
+  // Streaming resumes after this block.
+  block_cursor_ = block_.size();
+  next_block_index_ = b + 1;
+  next_record_ = info.first_event + info.events;
+  return std::span<const Event>(block_);
+}
+
 Result<Event> TraceReader::event_at(uint64_t index) {
   if (truncated_mode_) return make_error(path_ + ": random access needs the block index");
   if (index >= num_events_) {
@@ -719,15 +753,12 @@ Result<Event> TraceReader::event_at(uint64_t index) {
   }
   auto it = std::upper_bound(blocks_.begin(), blocks_.end(), index,
                              [](uint64_t i, const BlockInfo& b) { return i < b.first_event; });
-  const BlockInfo& b = *(it - 1);
-  if (block_offset_ != b.offset) {
-    XF_RETURN_IF_ERROR(load_block(b.offset, b.first_event, data_end_, &b));
-    // Streaming resumes after this block.
-    block_cursor_ = block_.size();
-    next_block_index_ = size_t(it - blocks_.begin());
-    next_record_ = b.first_event + b.events;
+  const size_t b = size_t(it - blocks_.begin()) - 1;
+  if (block_offset_ != blocks_[b].offset) {
+    Result<std::span<const Event>> block = read_block(b);
+    if (!block.ok()) return block.error();
   }
-  return block_[size_t(index - b.first_event)];
+  return block_[size_t(index - blocks_[b].first_event)];
 }
 
 }  // namespace xferlab::traces

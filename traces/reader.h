@@ -66,7 +66,14 @@ class TraceReader {
   ~TraceReader();
 
   const std::string& path() const { return path_; }
+  // metadata: the final (authoritative) metadata; a file read with
+  // allow_truncated that has no footer: the initial one.
   const Metadata& metadata() const { return metadata_; }
+  // initial_metadata: the metadata section after the file header (what the
+  // producer knew at open), read anew.
+  Result<Metadata> initial_metadata();
+  // whole_file_zstd: the file is a zstd frame of the trace (`zstd run.xft`).
+  bool whole_file_zstd() const { return inflated_ != nullptr; }
   uint16_t format_major() const { return metadata_.format_major; }
   uint16_t format_minor() const { return metadata_.format_minor; }
 
@@ -109,6 +116,10 @@ class TraceReader {
   // position: file index of the record the next batch starts at.
   uint64_t position() const { return next_record_; }
 
+  // read_block: the records of block `b` (< num_blocks()) as stored, unknown
+  // kinds included, valid until the next read; streaming resumes after it.
+  Result<std::span<const Event>> read_block(size_t b);
+
   // event_at: the record at file index `index`, as stored (even of an
   // unknown kind). Reads one block.
   Result<Event> event_at(uint64_t index);
@@ -137,6 +148,7 @@ class TraceReader {
   Status read_kind_counts(const format::Footer& f, uint64_t num_kinds, uint64_t at);
   Status read_block_index(const format::Footer& f, uint64_t num_blocks, uint64_t at);
   Result<Metadata> read_metadata_section(uint64_t offset);
+  void set_metadata(Metadata m);
   // load_block: read, decompress and validate the block at `offset`; `limit`
   // is where the block area ends; `expected` (from the index) must agree.
   Status load_block(uint64_t offset, uint64_t first_event, uint64_t limit,
@@ -177,14 +189,16 @@ class TraceReader {
   uint64_t num_events_ = 0;
   uint64_t min_time_ns_ = UINT64_MAX;
   uint64_t max_time_ns_ = 0;
+  uint64_t initial_metadata_offset_ = 0;
   uint64_t data_begin_ = 0;  ///< offset of the first event block.
   uint64_t data_end_ = 0;    ///< offset just past the last event block.
   bool truncated_mode_ = false;
 
   // Streaming state: the decoded block and where the next batch starts.
-  std::vector<Event> block_;     ///< records of the loaded block.
-  std::vector<Event> filtered_;  ///< block_ without unknown kinds (when it has any).
-  std::vector<char> stored_;     ///< compressed payload.
+  std::vector<Event> block_;             ///< records of the loaded block.
+  std::vector<Event> filtered_;          ///< block_ without unknown kinds (when it has any).
+  std::vector<char> stored_;             ///< compressed payload.
+  std::vector<unsigned char> shuffled_;  ///< codec 2's records before restoring them.
   bool block_has_unknown_ = false;
   uint64_t block_offset_ = UINT64_MAX;  ///< section offset of the loaded block.
   uint64_t block_first_event_ = 0;

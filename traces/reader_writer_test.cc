@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "traces/block_codec.h"
+#include "traces/checksum.h"
 #include "traces/event_names.h"
 #include "traces/reader.h"
 #include "traces/writer.h"
@@ -21,6 +23,13 @@ namespace {
 std::string temp_path(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
   return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+// patch: overwrite bytes of a file in place.
+void patch(const std::string& path, long offset, const void* data, size_t n) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(offset);
+  f.write(static_cast<const char*>(data), std::streamsize(n));
 }
 
 bool same(const Event& a, const Event& b) {
@@ -70,6 +79,15 @@ TraceReader open_ok(const std::string& path, const ReaderOptions& options = {}) 
   return std::move(r.value());
 }
 
+// stored_codec: the codec field of block `b`'s header (FORMAT.md, EVTS offset 16).
+uint16_t stored_codec(const std::string& path, const BlockInfo& b) {
+  std::ifstream f(path, std::ios::binary);
+  f.seekg(std::streamoff(b.offset + 16));
+  uint16_t codec = 0xffff;
+  f.read(reinterpret_cast<char*>(&codec), sizeof(codec));
+  return codec;
+}
+
 class RoundTrip : public ::testing::TestWithParam<Compression> {};
 
 TEST_P(RoundTrip, EveryKindIdentical) {
@@ -92,6 +110,12 @@ TEST_P(RoundTrip, EveryKindIdentical) {
   TraceReader r = open_ok(path);
   EXPECT_EQ(r.num_events(), events.size());
   EXPECT_EQ(r.num_blocks(), 11u);
+  // Codec 2 always shrinks these; codec 1 may not (the block is then stored raw).
+  for (const BlockInfo& b : r.blocks()) {
+    const uint16_t codec = stored_codec(path, b);
+    EXPECT_TRUE(codec == uint16_t(GetParam()) || (codec == 0 && GetParam() == Compression::kZstd))
+        << codec;
+  }
   const std::vector<Event> back = read_all(r);
   ASSERT_EQ(back.size(), events.size());
   for (size_t k = 0; k < events.size(); ++k) ASSERT_TRUE(same(back[k], events[k])) << k;
@@ -111,7 +135,154 @@ TEST_P(RoundTrip, EveryKindIdentical) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, RoundTrip,
-                         ::testing::Values(Compression::kNone, Compression::kZstd));
+                         ::testing::Values(Compression::kNone, Compression::kZstd,
+                                           Compression::kZstdDeltaShuffle));
+
+// Codec 2's transform restores any records exactly: timestamps out of order,
+// equal, at both ends of the range (the deltas wrap), and a single record.
+TEST(BlockCodec, DeltaShuffleInvertsExactly) {
+  std::vector<Event> events = events_of_every_kind(1'001, 11);
+  events[0].time_ns = 0;
+  events[1].time_ns = UINT64_MAX;
+  events[2].time_ns = 0;
+  events[3].time_ns = 5;
+  events[4].time_ns = 5;
+  events[5].time_ns = 3;
+  for (size_t n : {size_t(1), size_t(2), size_t(7), events.size()}) {
+    std::vector<unsigned char> shuffled(n * sizeof(Event));
+    delta_shuffle(events.data(), n, shuffled.data());
+    std::vector<Event> back(n);
+    undelta_unshuffle(shuffled.data(), n, back.data());
+    for (size_t k = 0; k < n; ++k) ASSERT_TRUE(same(back[k], events[k])) << n << " " << k;
+  }
+  // Byte plane b holds byte b of every record; plane 0 of record 1 is the delta.
+  std::vector<unsigned char> shuffled(2 * sizeof(Event));
+  delta_shuffle(events.data() + 3, 2, shuffled.data());
+  EXPECT_EQ(shuffled[0], 5);  // record 0: time 5
+  EXPECT_EQ(shuffled[1], 0);  // record 1: 5 - 5
+  EXPECT_EQ(shuffled[2 * 8], events[3].kind & 0xff);
+}
+
+// write_codec2: `events` to `path` in codec-2 blocks of `per_block`.
+void write_codec2(const std::string& path, const std::vector<Event>& events, uint32_t per_block) {
+  TraceWriter w;
+  WriterOptions o;
+  o.compression = Compression::kZstdDeltaShuffle;
+  o.events_per_block = per_block;
+  ASSERT_TRUE(w.open(path, test_metadata(), o).ok());
+  ASSERT_TRUE(w.append(events.data(), events.size()).ok());
+  ASSERT_TRUE(w.close().ok());
+}
+
+// Records as a merge of per-SM buffers leaves them: time goes back and forth.
+std::vector<Event> unsorted_events(size_t n) {
+  std::vector<Event> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = Event{1'000'000 + (i % 3 == 0 ? 0 : 40'000) + i * 7 - (i % 5) * 1'000,
+                 uint16_t(EventKind::kCounterZero),
+                 0,
+                 uint16_t(i % 2),
+                 0,
+                 uint32_t(i),
+                 kNoId,
+                 0};
+  }
+  return v;
+}
+
+TEST(Codec2, UnsortedTimesAndOneEventBlocks) {
+  // Two blocks of 1000 events; then blocks of one event each (records of
+  // mostly zeros: a 32-byte block shrinks only then, else it is stored raw).
+  std::vector<Event> tiny(3, Event{});
+  for (size_t i = 0; i < tiny.size(); ++i) {
+    tiny[i].time_ns = std::vector<uint64_t>{7, 3, 3}[i];
+    tiny[i].kind = uint16_t(EventKind::kIteration);
+  }
+  for (auto [events, per_block] : {std::pair{unsorted_events(2'000), 1'000u}, {tiny, 1u}}) {
+    SCOPED_TRACE(per_block);
+    const std::string path = temp_path("codec2_" + std::to_string(per_block) + ".xft");
+    write_codec2(path, events, per_block);
+    TraceReader r = open_ok(path);
+    ASSERT_EQ(r.num_blocks(), (events.size() + per_block - 1) / per_block);
+    for (const BlockInfo& b : r.blocks()) ASSERT_EQ(stored_codec(path, b), 2u) << b.first_event;
+    const std::vector<Event> back = read_all(r);
+    ASSERT_EQ(back.size(), events.size());
+    for (size_t k = 0; k < events.size(); ++k) ASSERT_TRUE(same(back[k], events[k])) << k;
+    Result<Event> last = r.event_at(events.size() - 1);
+    ASSERT_TRUE(last.ok()) << last.error().message;
+    EXPECT_TRUE(same(*last, events.back()));
+  }
+}
+
+// Codec2Damage: one codec-2 block whose payload a test replaces (same
+// length, checksum recomputed, as a writer bug would leave it).
+class Codec2Damage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = temp_path("codec2_damage.xft");
+    write_codec2(path_, unsorted_events(1'000), 1'000);
+    TraceReader r = open_ok(path_);
+    ASSERT_EQ(r.num_blocks(), 1u);
+    payload_offset_ = r.blocks()[0].offset + 56;
+    payload_bytes_ = r.blocks()[0].stored_bytes;
+  }
+  // reseal: write `payload` (padded to the stored length with a zstd
+  // skippable frame) and its checksum.
+  void reseal(std::string payload) {
+    ASSERT_LE(payload.size() + 8, payload_bytes_);
+    const uint32_t skippable[2] = {0x184D2A50u, uint32_t(payload_bytes_ - payload.size() - 8)};
+    payload.append(reinterpret_cast<const char*>(skippable), sizeof(skippable));
+    payload.resize(payload_bytes_, '\0');
+    patch(path_, long(payload_offset_), payload.data(), payload.size());
+    const uint64_t checksum = xxh64(payload.data(), payload.size(), 0);
+    patch(path_, long(payload_offset_ - 8), &checksum, sizeof(checksum));
+  }
+  std::string open_error() {
+    Result<TraceReader> r = TraceReader::open(path_);
+    return r.ok() ? "" : r.error().message;
+  }
+  static std::string zstd_of_zeros(size_t bytes) {
+    const std::string zeros(bytes, '\0');
+    std::string out(ZSTD_compressBound(bytes), '\0');
+    out.resize(ZSTD_compress(out.data(), out.size(), zeros.data(), zeros.size(), 1));
+    return out;
+  }
+  std::string path_;
+  uint64_t payload_offset_ = 0, payload_bytes_ = 0;
+};
+
+TEST_F(Codec2Damage, FlippedByteFailsTheChecksum) {
+  const char flipped = 0x5a;
+  patch(path_, long(payload_offset_ + 10), &flipped, 1);
+  EXPECT_NE(open_error().find("block checksum mismatch"), std::string::npos) << open_error();
+}
+
+TEST_F(Codec2Damage, NotZstd) {
+  reseal("not a zstd frame");
+  EXPECT_EQ(open_error().find(path_ + ": byte offset " + std::to_string(payload_offset_) +
+                              ": corrupt compressed block: "),
+            0u)
+      << open_error();
+}
+
+TEST_F(Codec2Damage, WrongDecompressedSize) {
+  reseal(zstd_of_zeros(999 * sizeof(Event)));
+  EXPECT_EQ(open_error(), path_ + ": byte offset " + std::to_string(payload_offset_) +
+                              ": compressed block holds 31968 bytes, expected 32000");
+  reseal(zstd_of_zeros(1'001 * sizeof(Event)));
+  EXPECT_EQ(open_error().find(path_ + ": byte offset " + std::to_string(payload_offset_) +
+                              ": corrupt compressed block: "),
+            0u)
+      << open_error();
+}
+
+TEST_F(Codec2Damage, UnknownCodecNamesTheFileAndOffset) {
+  const uint16_t codec = kMaxCompression + 1;
+  patch(path_, long(payload_offset_ - 56 + 16), &codec, sizeof(codec));
+  EXPECT_EQ(open_error(), path_ + ": byte offset " + std::to_string(payload_offset_ - 56 + 16) +
+                              ": unknown block compression codec 3 (this reader knows 0..2; "
+                              "upgrade xferlab to read it)");
+}
 
 TEST(Writer, ZstdShrinksRegularEvents) {
   const std::string raw = temp_path("raw.xft"), packed = temp_path("packed.xft");
@@ -225,13 +396,6 @@ TEST_F(RandomAccess, TimeWindowMatchesLinearScan) {
   }
   EXPECT_EQ(got, want);
   EXPECT_FALSE(want.empty());
-}
-
-// patch: overwrite bytes of a file in place.
-void patch(const std::string& path, long offset, const void* data, size_t n) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekp(offset);
-  f.write(static_cast<const char*>(data), std::streamsize(n));
 }
 
 TEST(Versions, NewerMajorRejectedWithClearMessage) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "traces/block_codec.h"
 #include "traces/checksum.h"
 #include "traces/file_format.h"
 
@@ -30,6 +31,7 @@ TraceWriter& TraceWriter::operator=(TraceWriter&& other) noexcept {
     metadata_ = std::move(other.metadata_);
     pending_ = std::move(other.pending_);
     compressed_ = std::move(other.compressed_);
+    shuffled_ = std::move(other.shuffled_);
     index_ = std::move(other.index_);
     kind_counts_ = std::move(other.kind_counts_);
     num_events_ = other.num_events_;
@@ -58,11 +60,13 @@ Status TraceWriter::open(const std::string& path, const Metadata& metadata,
     return make_error(path + ": events_per_block must be 1.." +
                       std::to_string(format::kMaxBlockEvents));
   }
+  if (uint16_t(options.compression) > kMaxCompression) {
+    return make_error(path + ": unknown block codec " +
+                      std::to_string(uint16_t(options.compression)));
+  }
   path_ = path;
   options_ = options;
   metadata_ = metadata;
-  metadata_.format_major = kFormatMajor;
-  metadata_.format_minor = kFormatMinor;
   pending_.clear();
   pending_.reserve(options.events_per_block);
   index_.clear();
@@ -88,6 +92,9 @@ Status TraceWriter::open(const std::string& path, const Metadata& metadata,
 }
 
 Status TraceWriter::write_metadata() {
+  // The version written, whatever metadata() was given (e.g. a reader's).
+  metadata_.format_major = kFormatMajor;
+  metadata_.format_minor = kFormatMinor;
   const std::string json = metadata_.to_json();
   format::SectionHeader section{format::kTagMetadata, sizeof(format::SectionHeader), json.size()};
   XF_RETURN_IF_ERROR(write_bytes(&section, sizeof(section)));
@@ -121,6 +128,11 @@ Status TraceWriter::append(const Event* events, size_t n) {
   return Status::Ok();
 }
 
+Status TraceWriter::end_block() {
+  if (file_ == nullptr) return make_error(path_ + ": end_block on a closed trace writer");
+  return flush_pending();
+}
+
 Status TraceWriter::flush_pending() {
   if (pending_.empty()) return Status::Ok();
   Status s = write_block(pending_.data(), pending_.size());
@@ -143,9 +155,15 @@ Status TraceWriter::write_block(const Event* events, size_t n) {
   const void* payload = events;
   size_t payload_bytes = n * sizeof(Event);
   uint16_t codec = uint16_t(Compression::kNone);
-  if (options_.compression == Compression::kZstd) {
+  if (options_.compression != Compression::kNone) {
+    const void* input = events;
+    if (options_.compression == Compression::kZstdDeltaShuffle) {
+      shuffled_.resize(payload_bytes);
+      delta_shuffle(events, n, shuffled_.data());
+      input = shuffled_.data();
+    }
     compressed_.resize(ZSTD_compressBound(payload_bytes));
-    size_t z = ZSTD_compress(compressed_.data(), compressed_.size(), events, payload_bytes,
+    size_t z = ZSTD_compress(compressed_.data(), compressed_.size(), input, payload_bytes,
                              options_.zstd_level);
     if (ZSTD_isError(z)) {
       return make_runtime_error(path_ + ": zstd compression of block " +
@@ -155,7 +173,7 @@ Status TraceWriter::write_block(const Event* events, size_t n) {
     if (z < payload_bytes) {
       payload = compressed_.data();
       payload_bytes = z;
-      codec = uint16_t(Compression::kZstd);
+      codec = uint16_t(options_.compression);
     }
   }
   format::BlockHeader header{};
@@ -185,6 +203,7 @@ Status TraceWriter::close() {
   file_ = nullptr;
   pending_ = {};
   compressed_ = {};
+  shuffled_ = {};
   index_ = {};
   return s;
 }

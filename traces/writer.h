@@ -30,6 +30,8 @@ namespace xferlab::traces {
 
 // WriterOptions: tuning; the defaults suit both tiny and very long traces.
 struct WriterOptions {
+  /// Block codec. kZstdDeltaShuffle stores the smallest blocks (FORMAT.md,
+  /// "EVTS"), readable by xferlab from format 2.1 on; older readers fail on it.
   Compression compression = Compression::kNone;
   int zstd_level = 1;  ///< 1 is fast (~GB/s); higher compresses better, slower.
   /// Events per block: unit of compression, random access and read memory.
@@ -54,6 +56,10 @@ class TraceWriter {
   // streams). Bulk appends of whole blocks are written without copying.
   Status append(const Event* events, size_t n);
   Status append(const Event& event) { return append(&event, 1); }
+
+  // end_block: write the events appended since the last block as a block now
+  // (shorter than events_per_block), so a rewrite keeps its input's blocks.
+  Status end_block();
 
   // metadata: the metadata written at close(); edit it while writing.
   Metadata& metadata() { return metadata_; }
@@ -81,10 +87,11 @@ class TraceWriter {
   std::string path_;
   WriterOptions options_;
   Metadata metadata_;
-  std::vector<Event> pending_;         ///< partial block.
-  std::vector<char> compressed_;       ///< zstd output buffer.
-  std::vector<BlockInfo> index_;       ///< one entry per block (40 B per 16 Ki events).
-  std::vector<uint64_t> kind_counts_;  ///< per Event::kind value, grown on demand.
+  std::vector<Event> pending_;           ///< partial block.
+  std::vector<char> compressed_;         ///< zstd output buffer.
+  std::vector<unsigned char> shuffled_;  ///< codec 2's transformed records.
+  std::vector<BlockInfo> index_;         ///< one entry per block (40 B per 16 Ki events).
+  std::vector<uint64_t> kind_counts_;    ///< per Event::kind value, grown on demand.
   uint64_t num_events_ = 0;
   uint64_t offset_ = 0;  ///< bytes written so far.
   uint64_t min_time_ns_ = UINT64_MAX;
