@@ -7,7 +7,8 @@
 # case (docs/performance.md keeps the result with its commit and machine).
 #
 # Usage: sim/bench_replay.sh [quick|full|every|graph]   (after bazel build //sim:xferlab)
-#   quick: committed traces at their own GPU count, generated 16 GPUs, all.
+#   quick: committed traces at their own GPU count, generated 16 GPUs, all;
+#          then sweeps of the small committed traces (a separate table).
 #   full:  also committed traces at 16 GPUs (dgx2_v100_nvswitch, 4x P100 mesh),
 #          two more committed traces there (4-GPU micro, Jacobi 16 KiB),
 #          generated 64 and 1024 GPUs (4 iterations, and 1 at 1024).
@@ -42,6 +43,17 @@ events_of() {
 }
 
 repeat=${BENCH_REPEAT:-1}
+# cpu_run CMD...: runs CMD and prints "USER SYS MAXRSS_KB" as its last line
+# of stderr: wait4's rusage of CMD and of the processes it waited for, to the
+# microsecond (/usr/bin/time prints 10 ms, too coarse for 20-ms replays).
+cpu_run() {
+  python3 -c 'import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:])
+_, status, ru = os.wait4(p.pid, 0)
+print(f"{ru.ru_utime:.6f} {ru.ru_stime:.6f} {ru.ru_maxrss}", file=sys.stderr)
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)' "$@"
+}
 printf "%-46s %-9s %9s %9s %14s %8s %14s\n" case mechanism events cpu_s events_per_s peak_MiB \
   xfers_per_s
 # row NAME TRACE MECH [replay flags...]: one replay under a CPU-time limit
@@ -53,7 +65,7 @@ row() {
   events_of "$trace"
   [ "$mech" = - ] || set -- --mechanism "$mech" "$@"
   for ((i = 0; i < repeat && rc == 0; ++i)); do
-    (ulimit -t "$limit"; XFERLAB_REPLAY_WORK=1 exec /usr/bin/time -f "%U %S %M" "$bin" replay \
+    (ulimit -t "$limit"; XFERLAB_REPLAY_WORK=1 cpu_run "$bin" replay \
       "$trace" --format csv "$@" >/dev/null 2>"$tmp/err") || rc=$?
     read -r u s k <<<"$(tail -1 "$tmp/err")"
     [[ "$u" =~ ^[0-9.]+$ ]] || break
@@ -75,7 +87,7 @@ row() {
   fi
   awk -v n="$name" -v m="$mech" -v e="$events" -v u="$user" -v s="$sys" -v k="$kb" \
     -v w="${work:-0}" 'BEGIN { c = u + s
-    printf "%-46s %-9s %9d %9.2f %14.0f %8d %14.0f\n", n, m, e, c, (c > 0 ? e / c : 0), k / 1024,
+    printf "%-46s %-9s %9d %9.3f %14.0f %8d %14.0f\n", n, m, e, c, (c > 0 ? e / c : 0), k / 1024,
       (c > 0 ? w / c : 0) }'
 }
 
@@ -132,7 +144,38 @@ for m in $mechs; do row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" "$m" 
   --platform dgx2_v100_nvswitch; done
 row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" all --platform dgx2_v100_nvswitch
 
+# Sweeps: `xferlab sweep` loads the program once and forks a process per
+# point (and one per mechanism under it), so a point does not pay the program
+# start of a separate replay. A separate table, per mechanism, on the small
+# committed traces whose separate replays the fixed cost bounds: one sweep of
+# BENCH_SWEEP_POINTS (default 16) points over gpu.memory_bw, --jobs 1; events
+# replayed = points x the trace's events; CPU = the sweep and every process it
+# forks; ms/point = CPU per point.
+sweep_points=${BENCH_SWEEP_POINTS:-16}
+bw_values=$(awk -v n="$sweep_points" \
+  'BEGIN { for (i = 0; i < n; ++i) printf "%s%dGBps", (i ? "," : ""), 1000 + 10 * i }')
+echo
+echo "sweeps (one process loads, a fork per point; not the per-process rate above):"
+printf "%-46s %-9s %6s %11s %9s %14s %9s\n" case mechanism points events cpu_s events_per_s ms_point
+for t in "${committed[0]}" "${committed[2]}" "${committed[4]}"; do
+  events_of "$t"
+  for m in $mechs; do
+    best=""
+    for ((i = 0; i < repeat; ++i)); do
+      (ulimit -t "$limit"; cpu_run "$bin" sweep "$t" --mechanism "$m" \
+        --param "gpu.memory_bw=$bw_values" --jobs 1 -o /dev/null 2>"$tmp/err") || true
+      read -r u s <<<"$(tail -1 "$tmp/err")"
+      [[ "$u" =~ ^[0-9.]+$ ]] || continue
+      c=$(awk -v a="$u" -v b="$s" 'BEGIN { print a + b }')
+      if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$c; fi
+    done
+    awk -v n="$(basename "$t" .xft.zst)" -v m="$m" -v p="$sweep_points" -v e="$events" \
+      -v c="${best:-0}" 'BEGIN { printf "%-46s %-9s %6d %11d %9.3f %14.0f %9.1f\n", n, m, p,
+      p * e, c, (c > 0 ? p * e / c : 0), 1000 * c / p }'
+  done
+done
 [ "$mode" = full ] || exit 0
+echo
 # The largest 4-GPU trace (16,384 chunks per GPU) and the slowest to scale
 # out before the isolated inline links (Jacobi 16 KiB, inline).
 committed+=(

@@ -39,6 +39,13 @@ fi
 install -d "$prefix/bin" "$prefix/share/xferlab" "$prefix/share/man/man1" \
   "$prefix/share/bash-completion/completions"
 install -m 755 "$built/sim/xferlab" "$prefix/bin/xferlab"
+# The ns-3 stand-ins the built xferlab loads (third_party/system/BUILD), in
+# PREFIX/lib/xferlab, where the installed one finds them (its RUNPATH
+# $ORIGIN/../lib/xferlab); without them it loads the real ns-3 libraries:
+# the same results, ~20 ms more CPU per process.
+install -d "$prefix/lib/xferlab"
+LD_TRACE_LOADED_OBJECTS=1 "$built/sim/xferlab" | awk '$1 ~ /^libns3-/ && $3 ~ /_solib/ { print $3 }' |
+  while read -r lib; do install -m 644 "$lib" "$prefix/lib/xferlab/"; done
 
 # Native GPU programs: only with CUDA (they are CUDA builds).
 if [ ${#native[@]} -gt 0 ]; then
