@@ -282,6 +282,66 @@ TEST(TraceAdapter, ReadsZstdCompressedTraces) {
   EXPECT_NE(e.error().message.find(bad), std::string::npos) << e.error().message;
 }
 
+// load_replay_input keeps the input of a file read twice (a sweep's points):
+// the kept copy is the input read anew, and a file rewritten in place with
+// other bytes is read anew.
+TEST(TraceAdapter, RereadOfTheSameFileGivesTheSameInput) {
+  const std::string path = tmp_path("reread.xft");
+  write_proact_trace(path, "polling");
+  Result<Machine> m = load_machine("h200x2_nvlink4", {});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  // Each read's polling replay, every field of the result that is a number.
+  auto replayed = [&](const ReplayInput& in) {
+    Result<ReplayResult> r = simulate_isolated(separate_data_generation(in, *m), *m,
+                                               ReplayOptions{Mechanism::kPolling, false});
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? std::make_tuple(r->end_to_end_ns, r->compute_ns, r->exposed_ns,
+                                    r->transfer_busy_ns, r->wire_bytes, r->activities)
+                  : std::make_tuple(0.0, 0.0, 0.0, 0.0, 0.0, uint64_t{0});
+  };
+  Result<ReplayInput> first = load_replay_input(path);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const auto expected = replayed(*first);
+  for (int read = 2; read <= 3; ++read) {  // decoded again and kept; then the kept copy
+    Result<ReplayInput> again = load_replay_input(path);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(again->name, first->name);
+    EXPECT_EQ(again->warnings, first->warnings);
+    ASSERT_TRUE(again->measured.has_value());
+    EXPECT_EQ(again->measured->mechanism, Mechanism::kPolling);
+    ASSERT_EQ(again->iterations.size(), first->iterations.size());
+    for (size_t i = 0; i < first->iterations.size(); ++i) {
+      const auto& a = first->iterations[i].kernels;
+      const auto& b = again->iterations[i].kernels;
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].duration_ns, b[k].duration_ns);
+        ASSERT_EQ(a[k].chunks.size(), b[k].chunks.size());
+        for (size_t c = 0; c < a[k].chunks.size(); ++c) {
+          EXPECT_EQ(a[k].chunks[c].first_write_ns, b[k].chunks[c].first_write_ns);
+          EXPECT_EQ(a[k].chunks[c].ready_ns, b[k].chunks[c].ready_ns);
+          EXPECT_EQ(a[k].chunks[c].size_bytes, b[k].chunks[c].size_bytes);
+          EXPECT_EQ(a[k].chunks[c].writers, b[k].chunks[c].writers);
+        }
+      }
+    }
+    EXPECT_EQ(replayed(*again), expected) << "read " << read;
+  }
+  // Rewritten in place: the new bytes are read, then the old ones again.
+  write_proact_trace(path, "cdp");
+  for (int read = 1; read <= 3; ++read) {
+    Result<ReplayInput> cdp = load_replay_input(path);
+    ASSERT_TRUE(cdp.ok() && cdp->measured) << (cdp.ok() ? "no measured run" : cdp.error().message);
+    EXPECT_EQ(cdp->measured->mechanism, Mechanism::kCdp) << "read " << read;
+  }
+  write_proact_trace(path, "polling");
+  Result<ReplayInput> back = load_replay_input(path);
+  ASSERT_TRUE(back.ok() && back->measured)
+      << (back.ok() ? "no measured run" : back.error().message);
+  EXPECT_EQ(back->measured->mechanism, Mechanism::kPolling);
+  EXPECT_EQ(replayed(*back), expected);
+}
+
 // The proact trace replays on the 2x H200 preset with every mechanism; the
 // measured mechanism's replay lands within the trace's scale.
 TEST(TraceAdapter, ProactTraceReplays) {
