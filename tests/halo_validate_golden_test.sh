@@ -17,6 +17,8 @@
 #     > docs/halo_sim/validation_run9.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_run11/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run11.csv
+#   xferlab validate traces/real/2026-11-27_h100x4_run12/halo_median5_2rank --format csv \
+#     > docs/halo_sim/validation_run12_2rank.csv   (and _4rank the same way)
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
 #     > docs/validation/h100x2_validation.csv
 #   xferlab validate traces/real/2026-11-27_h100x4_validation --format csv \

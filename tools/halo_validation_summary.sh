@@ -4,7 +4,8 @@
 # (default: docs/halo_sim/validation.csv, runs 1 and 2, and
 # docs/halo_sim/validation_2026-11-26.csv, run 4 and the 4-rank runs, and
 # docs/halo_sim/validation_run6.csv, run 6, docs/halo_sim/validation_run9.csv, run 9, and
-# docs/halo_sim/validation_run11.csv, run 11: the medians of 5 repeats):
+# docs/halo_sim/validation_run11.csv, run 11, docs/halo_sim/validation_run12_{2rank,4rank}.csv,
+# run 12 (4x H100): the medians of 5 repeats):
 #  1. per run and set (fitted / held-out): cases, median and max |error|,
 #     cases above 5 % and 10 %;
 #  2. issue #15's bound on the 2-rank runs: per held-out variant and size,
@@ -12,7 +13,7 @@
 #     whether median <= 5 % and max <= 10 %.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -gt 0 ] || set -- docs/halo_sim/validation.csv docs/halo_sim/validation_2026-11-26.csv docs/halo_sim/validation_run6.csv docs/halo_sim/validation_run9.csv docs/halo_sim/validation_run11.csv
+[ $# -gt 0 ] || set -- docs/halo_sim/validation.csv docs/halo_sim/validation_2026-11-26.csv docs/halo_sim/validation_run6.csv docs/halo_sim/validation_run9.csv docs/halo_sim/validation_run11.csv docs/halo_sim/validation_run12_2rank.csv docs/halo_sim/validation_run12_4rank.csv
 awk -F, '
   function sortn(a, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -20,10 +21,11 @@ awk -F, '
   function med(a, n) { sortn(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   { e = $col["error_pct"] + 0; a = e < 0 ? -e : e
-    k = $col["run"] SUBSEP $col["set"]
+    k = $col["run"] (FILENAME ~ /_2rank\.csv$/ ? " (2 ranks)" : FILENAME ~ /_4rank\.csv$/ ? " (4 ranks)" : "") SUBSEP $col["set"]
     if (!(k in n)) order[++nk] = k
     v[k, ++n[k]] = a
-    if ($col["set"] == "held-out" && $col["run"] !~ /x4/) {
+    # 4-rank runs (x4 in the name) stay out; the 2-rank placement of a 4-GPU machine is a *_2rank.csv.
+    if ($col["set"] == "held-out" && ($col["run"] !~ /x4/ || FILENAME ~ /_2rank\.csv$/)) {
       c = $col["variant"] SUBSEP $col["size"]
       if (!(c in m)) corder[++nc] = c
       w[c, ++m[c]] = a; txt[c] = txt[c] sprintf("%s%+.1f", m[c] > 1 ? " / " : "", e)

@@ -2,7 +2,7 @@
 """docs/halo_sim/bind_study.py [RUN_DIR...] — launch-to-launch spread of the
 halo / GDA measurements per protocol (docs/halo_sim.md, "Runs 9 and 10").
 
-For each run directory (default: the 2x H100 runs 9, unbound ranks, and 10,
+For each run directory (or halo_median5* folder; default: the 2x H100 runs 9, unbound ranks, and 10,
 ranks bound to 4 cores each, recorded alternately on one lease) reads
 halo_median5/repeats.csv (tools/halo_median_repeat.py: every repeat's
 iteration_wall average per configuration) and prints, per run: the spread
@@ -20,7 +20,9 @@ DEFAULT = ["traces/real/2026-11-27_h100x2_run9", "traces/real/2026-11-27_h100x2_
 
 
 def spread(run_dir):
-    path = os.path.join(run_dir, "halo_median5", "repeats.csv")
+    path = os.path.join(run_dir, "repeats.csv")  # a halo_median5* folder itself
+    if not os.path.exists(path):
+        path = os.path.join(run_dir, "halo_median5", "repeats.csv")
     try:
         rows = list(csv.DictReader(open(path)))
     except OSError as e:
@@ -48,7 +50,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for run in runs:
         n, k, sm, sx, dm, d9, dx, over = spread(run)
-        print(f"| {os.path.basename(run.rstrip('/'))} | {n} | {k} | {sm:.1f} | {sx:.1f} | {dm:.1f} "
+        print(f"| {os.path.relpath(run, 'traces/real') if run.startswith('traces/real/') else run} | {n} | {k} | {sm:.1f} | {sx:.1f} | {dm:.1f} "
               f"| {d9:.1f} | {dx:.1f} | {over} |")
 
 
