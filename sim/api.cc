@@ -299,8 +299,15 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
                                     req.core});
   }
   // The mechanisms' simulations are independent: one process each, in parallel.
-  Result<std::vector<ReplayResult>> results =
-      simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
+  Result<std::vector<ReplayResult>> results = std::vector<ReplayResult>();
+  if (req.in_this_process && options.size() == 1) {
+    Result<ReplayResult> r = simulate(p->input, p->machine, options[0]);
+    if (!r.ok()) return r.error();
+    results->push_back(std::move(*r));
+  } else {
+    results =
+        simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
+  }
   if (!results.ok()) return results.error();
   phase_mark("simulation processes (parent: fork, wait, result)");
   for (const ReplayResult& r : *results) {
@@ -759,7 +766,8 @@ Result<ReplayRequest> point_request(const SweepRequest& req, const std::vector<s
   r.mechanism = req.mechanism;
   r.sets = req.sets;
   r.scaling = req.scaling;
-  r.jobs = 1;  // points run in parallel already
+  r.jobs = 1;                // points run in parallel already
+  r.in_this_process = true;  // each point in a process of its own already
   for (size_t i = 0; i < req.params.size(); ++i) {
     const std::string& key = req.params[i].key;
     if (key == "gpus") {

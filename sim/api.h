@@ -93,6 +93,10 @@ struct ReplayRequest {
   /// loses when it does (ReplayOutput::note). Actor core only.
   bool explain = false;
   uint32_t jobs = 0;  ///< mechanisms simulated at once (one process each); 0 = default_jobs().
+  /// One mechanism is simulated in this process rather than a forked one: for
+  /// a caller that is a throwaway process already (a sweep point) and never
+  /// simulates again (SimGrid: one simulation per process).
+  bool in_this_process = false;
 };
 
 struct ReplayOutput {

@@ -109,6 +109,25 @@ grep -q "^poll " "$tmp/vald.txt" || fail "validate DIR did not replay poll.xftra
   --mechanism hardware --jobs 2 -o "$tmp/sweep.csv"
 [ "$(wc -l < "$tmp/sweep.csv")" -eq 5 ] || fail "sweep: expected header + 4 rows"
 head -1 "$tmp/sweep.csv" | grep -q '^dma_agent.channels,gpus,trace,' || fail "sweep header"
+# A point of one mechanism simulates in the point's own process, a replay in
+# a forked one, a point of `all` in forked ones: the same rows either way.
+for m in polling hardware; do
+  for g in 2 4; do
+    "$xferlab" replay "$tmp/poll.xftrace" --platform h200x2_nvlink4 --mechanism "$m" --gpus "$g" \
+      --set dma_agent.channels=4 --format csv | tail -n +2 | sed "s/^/4,$g,/"
+  done
+done > "$tmp/replays.csv"
+[ "$(wc -l < "$tmp/replays.csv")" -eq 4 ] || fail "replays: expected 4 rows"
+"$xferlab" sweep "$tmp/poll.xftrace" --platform h200x2_nvlink4 --param dma_agent.channels=4 \
+  --param gpus=2,4 --mechanism polling > "$tmp/sweep_polling.csv"
+"$xferlab" sweep "$tmp/poll.xftrace" --platform h200x2_nvlink4 --param dma_agent.channels=4 \
+  --param gpus=2,4 --mechanism hardware > "$tmp/sweep_hardware.csv"
+"$xferlab" sweep "$tmp/poll.xftrace" --platform h200x2_nvlink4 --param dma_agent.channels=4 \
+  --param gpus=2,4 --mechanism all > "$tmp/sweep_all.csv"
+cat <(tail -n +2 "$tmp/sweep_polling.csv") <(tail -n +2 "$tmp/sweep_hardware.csv") |
+  cmp -s - "$tmp/replays.csv" || fail "one-mechanism sweep points differ from replays"
+grep -E '^4,[24],[^,]*,[^,]*,[^,]*,(polling|hardware),' "$tmp/sweep_all.csv" |
+  sort | cmp -s - <(sort "$tmp/replays.csv") || fail "one-mechanism sweep points differ from all"
 
 # Errors: one line, exit 2.
 expect_usage() {  # expected-substring, command...
