@@ -144,6 +144,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.aggregate_fan_out = flags.get_string("fan-out") == "aggregate";
   req.core = core_of(flags);
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
+  req.in_this_process = true;  // this process replays once and exits
   if (Status s = check_timeline(flags, "replay"); !s.ok()) return fail(err, s.error());
   Result<ReplayOutput> r = replay(req);
   if (!r.ok()) return fail(err, r.error());
