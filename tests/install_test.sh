@@ -23,8 +23,9 @@ cd "$elsewhere"
 xf="$prefix/bin/xferlab"
 "$xf" --version | grep -q '^xferlab ' || fail "--version"
 # The installed ns-3 stand-ins, not Debian's ns-3 (third_party/system/BUILD).
-LD_TRACE_LOADED_OBJECTS=1 "$xf" | grep -q "libns3-core.so.37 => $prefix/bin/../lib/xferlab/" ||
-  fail "the installed xferlab does not load the installed ns-3 stand-ins: $(LD_TRACE_LOADED_OBJECTS=1 "$xf" | grep libns3-core)"
+loaded=$(LD_TRACE_LOADED_OBJECTS=1 "$xf")
+grep -qF "/prefix/bin/../lib/xferlab/libns3-core.so.37" <<<"$loaded" ||
+  fail "the installed xferlab does not load the installed ns-3 stand-ins: $(grep libns3-core <<<"$loaded")"
 "$xf" platform list | grep -q h200x2_nvlink4 || fail "platform list lacks the built-in presets"
 "$gen" poll.xftrace polling 2 8 2
 "$xf" replay poll.xftrace --format csv > replay.csv || fail "replay from another directory"
