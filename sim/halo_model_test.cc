@@ -552,6 +552,19 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
   ASSERT_FALSE(bad_csv.ok());
   EXPECT_EQ(bad_csv.error().message, csv + ":2: column 'avg_ns': '12x' is not a number");
   std::filesystem::remove(csv);
+  // The folder search finds the run; a damaged rank-0 trace beside it is an
+  // error naming that file, not a run silently left out.
+  Result<std::vector<std::string>> found = halo_rank0_traces({dir});
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_EQ(found->size(), 1u);
+  {
+    std::ofstream f(dir + "/stream_gpus2_box4_rank0.xft");
+    f << "not a trace";
+  }
+  found = halo_rank0_traces({dir});
+  ASSERT_FALSE(found.ok());
+  EXPECT_NE(found.error().message.find("stream_gpus2_box4_rank0.xft"), std::string::npos);
+  std::filesystem::remove(dir + "/stream_gpus2_box4_rank0.xft");
   // A missing sibling rank is a one-line error naming the file.
   std::filesystem::remove(dir + "/baseline_gpus2_box4_rank1.xft");
   Result<HaloRun> bad = load_halo_run(dir + "/baseline_gpus2_box4_rank0.xft");

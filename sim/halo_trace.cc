@@ -96,11 +96,16 @@ void SizeTable::scale(double factor) {
   for (auto& p : points) p.second *= factor;
 }
 
+namespace {
+bool halo_program(const traces::TraceReader& r) {
+  const std::string& p = r.metadata().producer.program;
+  return p == "halo_exchange" || p == "gdasync_bench";
+}
+}  // namespace
+
 bool is_halo_trace(const std::string& path) {
   Result<traces::TraceReader> r = traces::TraceReader::open(path);
-  if (!r.ok()) return false;
-  const std::string& p = r->metadata().producer.program;
-  return p == "halo_exchange" || p == "gdasync_bench";
+  return r.ok() && halo_program(*r);
 }
 
 Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths) {
@@ -109,10 +114,13 @@ Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string
     if (std::filesystem::is_directory(a)) {
       for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
         const std::string name = e.path().filename().string();
-        if (e.is_regular_file() && name.find("_rank0.xft") != std::string::npos &&
-            is_halo_trace(e.path().string())) {
-          traces.push_back(e.path().string());
-        }
+        if (!e.is_regular_file() || name.find("_rank0.xft") == std::string::npos) continue;
+        // A rank-0 trace the reader rejects (damaged, or a newer format) is
+        // an error, not "not a halo trace": skipping it would drop a run
+        // from the table without a word.
+        Result<traces::TraceReader> r = traces::TraceReader::open(e.path().string());
+        if (!r.ok()) return r.error();
+        if (halo_program(*r)) traces.push_back(e.path().string());
       }
     } else if (std::filesystem::exists(a)) {
       traces.push_back(a);

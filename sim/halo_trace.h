@@ -123,7 +123,8 @@ bool is_halo_trace(const std::string& path);
 // halo_rank0_traces: the halo / GDA rank-0 traces among `paths` (the
 // diagnostic tools' DIR_OR_TRACE arguments): a file as given, a folder
 // searched recursively (directory order); a path that does not exist is an
-// error "PATH: no such file or folder".
+// error "PATH: no such file or folder", and so is a *_rank0.xft* file in a
+// folder that the trace reader rejects (its one-line error).
 Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths);
 
 // load_halo_trace: one rank's trace.
