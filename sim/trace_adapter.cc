@@ -794,12 +794,21 @@ Result<ReplayInput> read_input(const std::string& path) {
   return in;
 }
 
-// file_bytes: the whole file, or nullopt where it cannot be read.
+// Files up to this size are kept by load_replay_input's cache (the
+// committed traces are < 1 MB; a large generated .xftrace is not read twice).
+constexpr uint64_t kMaxCachedFileBytes = 16 << 20;
+
+// file_bytes: the whole file when it can be read and is at most
+// kMaxCachedFileBytes, else nullopt.
 std::optional<std::string> file_bytes(const std::string& path) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxCachedFileBytes) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
+  std::string bytes(size, '\0');
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(size)) || in.peek() != EOF) {
+    return std::nullopt;  // unreadable, or it changed size while read
+  }
   return bytes;
 }
 
@@ -811,7 +820,8 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   // When this thread reads the same path holding the same bytes (compared in
   // full) a second time, the input is kept and later reads get a copy of it
   // (~0.3 ms instead of 3-5 ms of decoding on the quick-start trace;
-  // docs/performance.md); a file read once (a replay, validate) is not copied.
+  // docs/performance.md); a file read once (a replay, validate) is not copied,
+  // and one larger than kMaxCachedFileBytes is not kept.
   struct Last {
     std::string path, bytes;
     std::optional<ReplayInput> input;
