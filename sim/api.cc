@@ -309,7 +309,7 @@ Result<ReplayOutput> replay(const ReplayRequest& req) {
         simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
   }
   if (!results.ok()) return results.error();
-  phase_mark("simulation processes (parent: fork, wait, result)");
+  phase_mark("simulated (fork, wait, results: where forked)");
   for (const ReplayResult& r : *results) {
     const bool has_measured = out.measured && out.measured->mechanism == r.mechanism;
     out.table.add_row(

@@ -676,9 +676,9 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
       share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
   if (options.core == ReplayCore::kGraph) return simulate_graph(shared, machine, options);
 
-  phase_mark("child: input checked, HBM shared");
+  phase_mark("simulation: input checked, HBM shared");
   sg4::Engine* engine = SimgridPlatform::create_engine();
-  phase_mark("child: SimGrid engine");
+  phase_mark("simulation: SimGrid engine");
   Run run;
   run.input = &shared;
   run.machine = &machine;
@@ -726,10 +726,10 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
     run.ended[it->second.first].push_back(std::move(it->second.second));
     run.moving.erase(it);
   });
-  phase_mark("child: SimGrid platform");
+  phase_mark("simulation: SimGrid platform");
   sg4::Actor::create("driver", run.platform.cpu(), [&run] { drive(run); });
   engine->run();
-  phase_mark("child: simulation");
+  phase_mark("simulation: run");
 
   ReplayResult& r = run.result;
   r.exposed_ns = std::max(0.0, r.end_to_end_ns - r.compute_ns);
@@ -837,7 +837,7 @@ Result<std::vector<ReplayResult>> simulate_many(const ReplayInput& input, const 
         }
         // CBOR keeps doubles exact through the pipe (golden outputs stay stable).
         std::vector<uint8_t> bytes = nlohmann::json::to_cbor(j);
-        phase_mark("child: result to CBOR");
+        phase_mark("simulation process: result to CBOR");
         return std::string(bytes.begin(), bytes.end());
       },
       [&](size_t, Result<std::string> data) -> Status {
