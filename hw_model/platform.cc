@@ -28,6 +28,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 #include "hw_model/embedded_presets.h"
 
@@ -235,9 +236,16 @@ const std::vector<Field>& fields() {
 }
 
 const Field* find_field(std::string_view dotted) {
-  for (const Field& f : fields())
-    if (f.dotted() == dotted) return &f;
-  return nullptr;
+  // Every key of every preset parsed is looked up: an index built once, not a
+  // scan that built each field's dotted name (a third of a preset's parse).
+  // emplace keeps the first field of a name, as the scan found it.
+  static const auto* kIndex = [] {
+    auto* index = new std::unordered_map<std::string, const Field*>();
+    for (const Field& f : fields()) index->emplace(f.dotted(), &f);
+    return index;
+  }();
+  const auto it = kIndex->find(std::string(dotted));
+  return it == kIndex->end() ? nullptr : it->second;
 }
 
 std::vector<std::string> section_names() {
@@ -737,6 +745,14 @@ Result<std::string> find_preset(std::string_view preset_name) {
   }
   if (find_embedded(name) != nullptr) return embedded_origin(name);
   return make_error("unknown platform preset '" + name + "'" + did_you_mean(name, list_presets()));
+}
+
+std::optional<std::string_view> builtin_preset_text(std::string_view name) {
+  const EmbeddedPreset* e = find_embedded(name);
+  if (e == nullptr) return std::nullopt;
+  Result<std::string> path = find_preset(name);
+  if (!path.ok() || *path != embedded_origin(e->name)) return std::nullopt;
+  return e->toml;
 }
 
 std::vector<std::string> list_presets() {
