@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -139,6 +140,9 @@ Result<Platform> parse_platform(std::string_view toml_text, std::string_view fil
 Result<std::string> find_preset(std::string_view preset_name);
 // list_presets: names of every preset found ($XFERLAB_PRESETS and built in).
 std::vector<std::string> list_presets();
+// builtin_preset_text: the TOML text load_platform(name) parses when that is
+// a built-in preset (no preset file of that name comes first), else nullopt.
+std::optional<std::string_view> builtin_preset_text(std::string_view name);
 
 // set_parameter: `--set gpu_link.header_bytes=16B`. Keys are "section.key" as
 // in parameter_keys(); "SECTION.format" (link sections) resets that link to a

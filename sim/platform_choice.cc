@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -192,7 +193,46 @@ Result<PresetChoice> choose_preset(const TraceMachine& m,
                     "); pass --platform PRESET (and --gpus N to scale one)");
 }
 
+namespace {
+
+// may_be_family: whether a preset of this TOML text can have a GPU of
+// `family`: gpu_family takes its letters and digits from the model name, so
+// that name, and the text, hold them (any case) unless the text escapes
+// characters (a backslash: then it may).
+bool may_be_family(std::string_view toml, const std::string& family) {
+  if (toml.find('\\') != std::string_view::npos) return true;
+  auto same = [](char a, char b) {
+    return std::toupper(static_cast<unsigned char>(a)) ==
+           std::toupper(static_cast<unsigned char>(b));
+  };
+  return std::search(toml.begin(), toml.end(), family.begin(), family.end(), same) != toml.end();
+}
+
+}  // namespace
+
 Result<PresetChoice> choose_preset(const TraceMachine& m, const std::string& fallback) {
+  // Only a preset of the trace's GPU family can fit (fits() checks that
+  // first), so the built-in presets whose text cannot name that family are
+  // not parsed (~0.2 ms each; docs/performance.md): among the others the
+  // choice is the one over every preset (the same fitting presets in the same
+  // order). When none fits, every preset is read for the message below.
+  if (const std::string family = gpu_family(m.gpu_model); !family.empty()) {
+    std::vector<std::pair<std::string, hw::Platform>> some;
+    bool parsed = true;
+    for (const std::string& name : hw::list_presets()) {
+      const std::optional<std::string_view> text = hw::builtin_preset_text(name);
+      if (text && !may_be_family(*text, family)) continue;
+      Result<hw::Platform> p = hw::load_platform(name);
+      if (!p.ok()) {
+        parsed = false;  // reported below
+        break;
+      }
+      some.emplace_back(name, std::move(*p));
+    }
+    if (parsed) {
+      if (Result<PresetChoice> c = choose_preset(m, some, fallback); c.ok()) return c;
+    }
+  }
   static std::mutex mu;
   static std::vector<std::pair<std::string, hw::Platform>>* cache = nullptr;
   std::lock_guard<std::mutex> lock(mu);

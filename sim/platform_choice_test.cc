@@ -110,5 +110,42 @@ TEST(PlatformChoice, NoGpuModelFallsBack) {
   EXPECT_EQ(c->preset, "fallback");
 }
 
+// choose_preset over the installed presets parses only those whose text can
+// name the trace's GPU family: the same choice, reason and error as over
+// every preset parsed, for traces like each preset's machine, scaled, on
+// other topologies, of unknown families and without a model.
+TEST(PlatformChoice, BuiltInPresetsSkippedByFamilyChooseAsAllDo) {
+  std::vector<std::pair<std::string, hw::Platform>> all;
+  for (const std::string& name : hw::list_presets()) {
+    Result<hw::Platform> p = hw::load_platform(name);
+    ASSERT_TRUE(p.ok()) << name << ": " << p.error().message;
+    all.emplace_back(name, *p);
+  }
+  ASSERT_GE(all.size(), 5u);
+  std::vector<TraceMachine> traces = {{"", 2, ""},
+                                      {"NVIDIA A100-SXM4-80GB", 2, topo(2, "NV12")},
+                                      {"Quadro RTX 8000", 1, ""},
+                                      {"NVIDIA H200", 16, topo(16, "NV18")}};
+  for (const auto& [name, p] : all) {
+    for (int64_t n : {int64_t{1}, int64_t{2}, p.gpu.count, p.gpu.count + 1}) {
+      for (const std::string& cell : {"NV18", "NV2", "NV4", "PIX", "SYS"}) {
+        traces.push_back({"NVIDIA " + p.gpu.model, n, topo(static_cast<int>(n), cell)});
+        traces.push_back({p.gpu.model, n, n > 1 ? topo(static_cast<int>(n), cell) : ""});
+      }
+    }
+  }
+  for (const TraceMachine& m : traces) {
+    Result<PresetChoice> some = choose_preset(m, "fallback");
+    Result<PresetChoice> every = choose_preset(m, all, "fallback");
+    ASSERT_EQ(some.ok(), every.ok()) << describe(m);
+    if (some.ok()) {
+      EXPECT_EQ(some->preset, every->preset) << describe(m);
+      EXPECT_EQ(some->why, every->why) << describe(m);
+    } else {
+      EXPECT_EQ(some.error().message, every.error().message) << describe(m);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace xferlab::sim
