@@ -258,6 +258,60 @@ TEST(HaloModel, RendezvousPayloadSharesEachRanksProgressEngine) {
   EXPECT_EQ(progress_ns_per_byte_of(w.mpi, eager), 0);
 }
 
+// sa / ki: the proxy thread is its rank's progress engine (its MPI_Test
+// calls copy the rendezvous fragments in and out), so its own work (the
+// Irsend calls, a self message's whole copy among them, and the completion
+// work) shares the engine with the copies: they add up on one thread instead
+// of overlapping. Faces of 32^3 of one double (8192 B, 4096 B of payload:
+// 40.96 us alone at 10 ns/B), a self Irsend 20 us, a peer one 1 us, GPU
+// front 15 us, no completion work. From the end of the front the engine is
+// never idle, so the iteration is the front plus the engine's whole work:
+//   2 ranks (2x1x1): 4 self x 20 + 2 peer x 1 + 4 payloads x 40.96 = 245.84 us
+//   4 ranks (2x2x1): 2 self x 20 + 4 peer x 1 + 8 payloads x 40.96 = 371.68 us
+// (the model before, the proxy's work beside the engine: 219.84 / 363.68
+// us). The latency line is no floor (at 2 ranks it holds the proxy's work
+// and the copies): a 100 us line changes nothing. The NIC mode has no proxy
+// and is unchanged.
+TEST(HaloModel, ProxyWorkSharesItsRanksProgressEngine) {
+  HaloWorkload w = synthetic("sa");
+  w.mpi = {1000, 0};
+  w.isend_self.points = {{24, 20000}, {8192, 20000}};
+  w.isend_peer.points = {{24, 1000}, {8192, 1000}};
+  w.proxy_front_ns = 15000;
+  w.proxy_complete_ns = 0;
+  w.proxy_irecv_ns = 0;
+  w.residual_per_recv_ns = 0;
+  w.progress_ns_per_byte = 10;
+  const double payload_ns = 4096 * 10.0;
+  auto run = [&](std::array<int, 3> procs, const HaloWorkload& wl, HaloMode mode) {
+    const HaloGeometry g{.procs = procs, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+    HaloNetwork net;
+    net.ranks_per_node = g.ranks();
+    Result<HaloPhases> p = simulate_halo(wl, g, net, mode, NicCosts{});
+    EXPECT_TRUE(p.ok());
+    return p.ok() ? p->iteration_ns : 0.0;
+  };
+  const double two = run({2, 1, 1}, w, HaloMode::kMeasured);
+  const double four = run({2, 2, 1}, w, HaloMode::kMeasured);
+  EXPECT_NEAR(two, 15000 + 4 * 20000 + 2 * 1000 + 4 * payload_ns, 10);
+  EXPECT_NEAR(four, 15000 + 2 * 20000 + 4 * 1000 + 8 * payload_ns, 10);
+  HaloWorkload slow_line = w;
+  slow_line.mpi = {100000, 0};
+  EXPECT_NEAR(run({2, 1, 1}, slow_line, HaloMode::kMeasured), two, 10);
+  EXPECT_NEAR(run({2, 2, 1}, slow_line, HaloMode::kMeasured), four, 10);
+  // The completion work is on the engine too: 6 received messages x 5 us.
+  HaloWorkload busy = w;
+  busy.proxy_complete_ns = 5000;
+  EXPECT_NEAR(run({2, 1, 1}, busy, HaloMode::kMeasured), two + 6 * 5000, 10);
+  // No engine (eager faces): as before, the proxy's sends and then the
+  // last message's 1 us line.
+  HaloWorkload eager = w;
+  eager.progress_ns_per_byte = 0;
+  EXPECT_NEAR(run({2, 1, 1}, eager, HaloMode::kMeasured), 15000 + 4 * 20000 + 2 * 1000 + 1000, 10);
+  // The NIC mode: no proxy, the same with or without the engine cost.
+  EXPECT_NEAR(run({2, 2, 1}, w, HaloMode::kNic), run({2, 2, 1}, eager, HaloMode::kNic), 1);
+}
+
 // The engine's cost per byte is the run's (measured by its host-driven
 // variants), not the variant's: stream / stacked / sa / ki take the larger of
 // their own and the run's, baseline / host keep their own; without a run cost
