@@ -180,8 +180,11 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
   use_trace_agent(*in, *m);
   // What the workload's kernels move through HBM (shared with transfers).
   in->hbm_bytes_per_output_byte = traffic(in->parameters).hbm_bytes_per_output_byte;
+  // The trace's GPU and platform, for the workload model below; the input
+  // itself moves on (no copy).
+  const std::string gpu_model = in->gpu_model, platform_hint = in->platform_hint;
   Prepared p;
-  p.input = separate_data_generation(*in, *m);
+  p.input = separate_data_generation(std::move(*in), *m);
   p.machine = *m;
   p.preset = *chosen;
   p.sets = all_sets;
@@ -191,7 +194,7 @@ Result<Prepared> prepare(const std::string& trace, std::string preset,
     // with the trace reader's warnings.
     p.input.warnings.insert(p.input.warnings.end(), pl->warnings.begin(), pl->warnings.end());
   }
-  XF_RETURN_IF_ERROR(apply_workload_model(p, in->gpu_model, in->platform_hint, sets, strong, n));
+  XF_RETURN_IF_ERROR(apply_workload_model(p, gpu_model, platform_hint, sets, strong, n));
   if (!strong && n > p.input.num_gpus) p.input = replicate_gpus(p.input, n);
   if (chunk_bytes > 0) {
     Result<ReplayInput> r = rechunk(p.input, chunk_bytes);

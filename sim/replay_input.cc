@@ -177,15 +177,14 @@ hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_by
 
 namespace {
 
-ReplayInput hbm_shared(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+ReplayInput hbm_shared(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                        double hbm_bw_bytes_per_s, bool inverse) {
   const bool reads = mechanism == Mechanism::kPolling || mechanism == Mechanism::kHardware;
   const bool peer_writes = reads || mechanism == Mechanism::kInline;
   if (!peer_writes || input.hbm_bytes_per_output_byte <= 0 || hbm_bw_bytes_per_s <= 0) {
     return input;
   }
-  ReplayInput out = input;
-  for (IterationInput& it : out.iterations) {
+  for (IterationInput& it : input.iterations) {
     std::vector<double> produced(it.kernels.size(), 0);
     std::vector<bool> sends(it.kernels.size(), false);  // has at least one peer to send to
     std::vector<double> incoming(gpus, 0);              // peers' writes into each GPU
@@ -216,19 +215,19 @@ ReplayInput hbm_shared(const ReplayInput& input, Mechanism mechanism, uint32_t g
       }
     }
   }
-  return out;
+  return input;
 }
 
 }  // namespace
 
-ReplayInput share_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+ReplayInput share_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                       double hbm_bw_bytes_per_s) {
-  return hbm_shared(input, mechanism, gpus, hbm_bw_bytes_per_s, false);
+  return hbm_shared(std::move(input), mechanism, gpus, hbm_bw_bytes_per_s, false);
 }
 
-ReplayInput unshare_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+ReplayInput unshare_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                         double hbm_bw_bytes_per_s) {
-  return hbm_shared(input, mechanism, gpus, hbm_bw_bytes_per_s, true);
+  return hbm_shared(std::move(input), mechanism, gpus, hbm_bw_bytes_per_s, true);
 }
 
 }  // namespace xferlab::sim

@@ -177,12 +177,13 @@ hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_by
 // inline). memcpy copies after the kernel and CDP children wait for its last
 // CTA, so they leave it unchanged. `gpus`: the platform's GPU count
 // (destination mask 0 = every other GPU). Identity when the input's
-// hbm_bytes_per_output_byte or the bandwidth is 0.
-ReplayInput share_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+// hbm_bytes_per_output_byte or the bandwidth is 0. (By value: a caller done
+// with its input moves it in and no copy is made.)
+ReplayInput share_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                       double hbm_bw_bytes_per_s);
 // unshare_hbm: the inverse, for a timeline measured with `mechanism`
 // (share_hbm(unshare_hbm(x)) == x).
-ReplayInput unshare_hbm(const ReplayInput& input, Mechanism mechanism, uint32_t gpus,
+ReplayInput unshare_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                         double hbm_bw_bytes_per_s);
 
 }  // namespace xferlab::sim

@@ -859,7 +859,7 @@ void scale_timeline(ReplayInput& in, double scale) {
 
 }  // namespace
 
-ReplayInput separate_data_generation(const ReplayInput& input, const Machine& machine) {
+ReplayInput separate_data_generation(ReplayInput input, const Machine& machine) {
   if (!input.measured) return input;
   double scale = 1;
   if (input.kernel_only_ns && *input.kernel_only_ns > 0) {
@@ -873,15 +873,12 @@ ReplayInput separate_data_generation(const ReplayInput& input, const Machine& ma
   } else if (input.measured->mechanism == Mechanism::kPolling) {
     // The agent's SM share, then the HBM it shared with the producer
     // (share_hbm); the engine applies both again, in the other order.
-    ReplayInput out = input;
-    scale_timeline(out, 1 - machine.costs.polling_sm_share);
-    return unshare_hbm(out, Mechanism::kPolling, machine.num_gpus,
+    scale_timeline(input, 1 - machine.costs.polling_sm_share);
+    return unshare_hbm(std::move(input), Mechanism::kPolling, machine.num_gpus,
                        machine.gpu.memory_bw_bytes_per_s);
   }
-  if (scale == 1) return input;
-  ReplayInput out = input;
-  scale_timeline(out, scale);
-  return out;
+  scale_timeline(input, scale);  // nothing at scale 1
+  return input;
 }
 
 }  // namespace xferlab::sim

@@ -53,6 +53,7 @@ std::vector<std::string> find_traces(const std::string& dir);
 // one: uses the trace's kernel-only reference when present (kernel times
 // scaled to it), else removes the measured mechanism's modeled compute cost
 // (polling: the agent's SM share). Inputs without a measurement are unchanged.
-ReplayInput separate_data_generation(const ReplayInput& input, const Machine& machine);
+// (By value: a caller done with its input moves it in.)
+ReplayInput separate_data_generation(ReplayInput input, const Machine& machine);
 
 }  // namespace xferlab::sim
