@@ -58,6 +58,24 @@ ReplayResult run(const ReplayInput& in, const Machine& m, Mechanism mech, bool t
   return r.ok() ? *r : ReplayResult{};
 }
 
+// ReplayInput::validate names the kernel and chunk of the first fault.
+TEST(ReplayEngine, InputValidationNamesTheFaultyChunk) {
+  ReplayInput in = one_chunk();
+  EXPECT_TRUE(in.validate().ok());
+  in.iterations[0].kernels[0].chunks.push_back(ChunkInput{0, 3000, 4096, 4, 4});
+  Status s = in.validate();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            "one_chunk: iteration 0 kernel on gpu 0 chunk 1: chunks not sorted by ready time");
+  in.iterations[0].kernels[0].chunks[1] = ChunkInput{0, 5000, 4096, 4, 0};
+  EXPECT_EQ(in.validate().error().message,
+            "one_chunk: iteration 0 kernel on gpu 0 chunk 1: zero store granularity");
+  in.iterations[0].kernels[0].chunks.pop_back();
+  in.iterations[0].kernels[0].gpu = 5;
+  EXPECT_EQ(in.validate().error().message,
+            "one_chunk: iteration 0 kernel on gpu 5: GPU out of range");
+}
+
 TEST(ReplayEngine, MemcpyIsKernelThenIssueLatencyAndWireBytes) {
   ReplayResult r = run(one_chunk(), test_machine(), Mechanism::kMemcpy);
   // 10000 kernel + 500 issue + 1000 latency + 4352 wire bytes at 1 B/ns.
