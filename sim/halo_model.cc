@@ -98,6 +98,16 @@ double work_driver_ns(const HaloGeometry& g, const WorkRates& rates) {
                 bytes_per_rank(g) / rates.host_link_bw_bytes_per_s);
 }
 
+double fused_elements_per_thread(const HaloGeometry& g) {
+  // native/halo/halo_kernels.cu: kThreads, kCopyBatch, fused_grid's cap.
+  constexpr double kThreads = 256, kCopyBatch = 8, kMaxCtasPerMessage = 128;
+  double largest = 0;
+  for (const GeoMessage& m : messages_of(g, 0)) largest = std::max(largest, m.bytes / 8);
+  const double ctas =
+      std::clamp(std::ceil(largest / (kThreads * kCopyBatch)), 1.0, kMaxCtasPerMessage);
+  return std::ceil(largest / (ctas * kThreads));
+}
+
 double long_bytes_of(const HaloGeometry& g, double stacked_long_bytes) {
   double b = 0;
   for (const GeoMessage& m : messages_of(g, 0)) b += m.bytes >= stacked_long_bytes ? m.bytes : 0;
@@ -237,6 +247,7 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   w.cells = g.cells();
   w.bytes = bytes_per_rank(g);
   w.work_ns = work_driver_ns(g, rates);
+  w.fused_elements = fused_elements_per_thread(g);
   w.stacked_long_bytes = r0.stacked_long_bytes;
   w.long_bytes = long_bytes_of(g, w.stacked_long_bytes);
   std::vector<Sample> isend_self, isend_peer, ready, g2c, proxy_irecv;
@@ -291,6 +302,7 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   w.cells = g.cells();
   w.bytes = bytes_per_rank(g);
   w.work_ns = work_driver_ns(g, rates);
+  w.fused_elements = fused_elements_per_thread(g);
   w.long_bytes = long_bytes_of(g, w.stacked_long_bytes);
   auto frac = [](double x, double x0, double x1) { return x1 == x0 ? 0 : (x - x0) / (x1 - x0); };
   const double fw = frac(w.work_ns, a.work_ns, b.work_ns);
@@ -313,8 +325,19 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
                                               w.run_progress_ns_per_byte);
   w.proxy_complete_ns = mix(fb, a.proxy_complete_ns, b.proxy_complete_ns);
   w.proxy_irecv_ns = mix(fb, a.proxy_irecv_ns, b.proxy_irecv_ns);
-  w.pack_phase_ns = mix(fw, a.pack_phase_ns, b.pack_phase_ns);
-  w.unpack_phase_ns = mix(fw, a.unpack_phase_ns, b.unpack_phase_ns);
+  // The host-driven pack / unpack phases hold the fused kernels. Where the
+  // busiest thread's element count differs between the two sizes (boxes: one
+  // CTA per message, the copies of each thread in series) their time follows
+  // that count: run 9's unpack kernel 4.5 / 6.8 / 15.3 us at 3 / 4 / 8
+  // elements (box 24^3 / 32^3 / 64^3), where the work driver puts 32^3 at
+  // 0.112 of the way and the elements at 0.2 (docs/halo_sim.md, "Host box
+  // 32^3: the fused kernels' elements per thread"). Where it does not (paper
+  // cubes: the grid grows with the message) the work driver stays.
+  const bool by_elements = host_driven(w.variant) && a.fused_elements > 0 && b.fused_elements > 0 &&
+                           a.fused_elements != b.fused_elements;
+  const double fk = by_elements ? frac(w.fused_elements, a.fused_elements, b.fused_elements) : fw;
+  w.pack_phase_ns = mix(fk, a.pack_phase_ns, b.pack_phase_ns);
+  w.unpack_phase_ns = mix(fk, a.unpack_phase_ns, b.unpack_phase_ns);
   w.wait_send_ns = mix(fw, a.wait_send_ns, b.wait_send_ns);
   w.unphased_ns = mix(fw, a.unphased_ns, b.unphased_ns);
   w.ready_base_ns = mix(fw, a.ready_base_ns, b.ready_base_ns);

@@ -44,9 +44,12 @@ std::vector<GeoMessage> messages_of(const HaloGeometry& g, int rank);
 // (medians; LinearFit in message bytes). Names follow docs/halo_sim.md.
 struct HaloWorkload {
   std::string variant;
-  double cells = 0;     ///< per rank.
-  double bytes = 0;     ///< sent per rank and iteration.
-  double work_ns = 0;   ///< work driver of the geometry (work_driver_ns).
+  double cells = 0;    ///< per rank.
+  double bytes = 0;    ///< sent per rank and iteration.
+  double work_ns = 0;  ///< work driver of the geometry (work_driver_ns).
+  /// Elements the busiest thread of the fused pack / unpack kernels copies
+  /// (fused_elements_per_thread); 0 = unknown.
+  double fused_elements = 0;
   double irecv_ns = 0;  ///< one MPI_Irecv call.
   /// One MPI_Isend (proxy: Irsend) call by message size, to the rank itself
   /// (Open MPI's self path copies the whole message into the posted
@@ -110,13 +113,29 @@ struct WorkRates {
 // the GPU memory bandwidth plus the message bytes over the host link.
 double work_driver_ns(const HaloGeometry& g, const WorkRates& rates);
 double bytes_per_rank(const HaloGeometry& g);
+// fused_elements_per_thread: what the busiest thread of the host-driven
+// variants' fused pack / unpack kernels copies (native/halo/halo_kernels.cu
+// fused_grid: 256-thread CTAs, as many per message as the largest message
+// needs at 8 doubles a thread, 1 to 128; blockIdx.y = message): the largest
+// message's doubles over its CTAs' threads, rounded up. Boxes of one CTA
+// per message (up to 45^3) copy 1 (16^3), 3 (24^3), 4 (32^3) elements a
+// thread; 64^3's 4 096-double faces take 2 CTAs, 8 a thread; the paper
+// cubes' grids grow with the message (8 at 200^3, 400^3 and 800^3). Each
+// element is a PCIe access of pinned host memory, so while the grid stays
+// below the GPU's size the kernels' time follows this count, not the bytes
+// (docs/halo_sim.md, "Host box 32^3: the fused kernels' elements per
+// thread").
+double fused_elements_per_thread(const HaloGeometry& g);
 
 // workload_of: the components of a 2-rank (or any) run, averaged over ranks.
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 // interpolate: components for another geometry from two workloads of the
 // same variant: per-message tables by size (isend, pack_ready) pooled from
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack
-// linear in the long bytes; all others linear in the work driver, each
+// linear in the long bytes; the host-driven variants' pack and unpack phases
+// linear in fused_elements_per_thread where it differs between a and b (the
+// fused kernels' grid then holds one busy thread's serial copies: boxes),
+// else in the work driver; all others linear in the work driver, each
 // through the two points (beyond them: the line extended, times clamped at 0).
 // The progress cost is derived again from the interpolated latency line on
 // g's block at the measured runs' rank grid (a.procs), as workload_of does

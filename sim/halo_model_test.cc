@@ -360,6 +360,62 @@ TEST(HaloModel, EngineCostIsTheRunsForTheOneAtATimeReceivers) {
   EXPECT_DOUBLE_EQ(held_out("baseline", 10), own);
 }
 
+// The host-driven pack / unpack phases hold the fused kernels; for boxes
+// (one 256-thread CTA per message up to 45^3) their time follows the busiest
+// thread's element count, 3 / 4 / 8 at box 24^3 / 32^3 / 64^3, so a held-out
+// 32^3 sits 1/5 of the way from 24^3 to 64^3, not where the work driver puts
+// it (docs/halo_sim.md, "Host box 32^3: the fused kernels' elements per
+// thread"). The paper cubes' grids grow with the message (8 elements at every
+// size) and sa / ki have no fused kernels: the work driver stays for them.
+TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
+  auto box = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 1, .pattern = 7};
+  };
+  auto cube = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+  };
+  EXPECT_EQ(fused_elements_per_thread(box(16)), 1);
+  EXPECT_EQ(fused_elements_per_thread(box(24)), 3);
+  EXPECT_EQ(fused_elements_per_thread(box(32)), 4);
+  EXPECT_EQ(fused_elements_per_thread(box(64)), 8);
+  for (int n : {50, 100, 200}) EXPECT_EQ(fused_elements_per_thread(cube(n)), 8) << n;
+  auto fitted = [](const std::string& v, const HaloGeometry& g, double pack_ns, double unpack_ns) {
+    HaloWorkload w = synthetic(v);
+    w.cells = g.cells();
+    w.bytes = bytes_per_rank(g);
+    w.work_ns = work_driver_ns(g, WorkRates{});
+    w.fused_elements = fused_elements_per_thread(g);
+    w.procs = g.procs;
+    w.pack_phase_ns = pack_ns;
+    w.unpack_phase_ns = unpack_ns;
+    w.proxy_front_ns = pack_ns;
+    return w;
+  };
+  const WorkRates rates;
+  const double fw = (work_driver_ns(box(32), rates) - work_driver_ns(box(24), rates)) /
+                    (work_driver_ns(box(64), rates) - work_driver_ns(box(24), rates));
+  EXPECT_LT(fw, 0.15);
+  const HaloWorkload host = interpolate(fitted("host", box(24), 20000, 17000),
+                                        fitted("host", box(64), 30000, 27000), box(32), rates);
+  EXPECT_DOUBLE_EQ(host.fused_elements, 4);
+  EXPECT_NEAR(host.pack_phase_ns, 22000, 1e-6);
+  EXPECT_NEAR(host.unpack_phase_ns, 19000, 1e-6);
+  // wait_send / unphased keep the work driver (equal ends: unchanged).
+  EXPECT_DOUBLE_EQ(host.wait_send_ns, 500);
+  // sa: its GPU front stays on the work driver.
+  const HaloWorkload sa = interpolate(fitted("sa", box(24), 20000, 17000),
+                                      fitted("sa", box(64), 30000, 27000), box(32), rates);
+  EXPECT_NEAR(sa.proxy_front_ns, 20000 + fw * 10000, 1e-6);
+  // Paper cubes: equal element counts, the work driver.
+  const double fc = (work_driver_ns(cube(100), rates) - work_driver_ns(cube(50), rates)) /
+                    (work_driver_ns(cube(200), rates) - work_driver_ns(cube(50), rates));
+  const HaloWorkload base =
+      interpolate(fitted("baseline", cube(50), 40000, 30000),
+                  fitted("baseline", cube(200), 500000, 140000), cube(100), rates);
+  EXPECT_NEAR(base.pack_phase_ns, 40000 + fc * 460000, 1e-6);
+  EXPECT_NEAR(base.unpack_phase_ns, 30000 + fc * 110000, 1e-6);
+}
+
 TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
   // (global cube, ranks, ranks per node): k splits x; k covers x rows; k
   // covers xy planes; 4 ranks of 2 per node where a rank's x-neighbours on
