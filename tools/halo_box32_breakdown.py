@@ -39,9 +39,18 @@ RUNS = [
 KEYS = ["pk.launch", "pk.kern", "pk.tail", "ps", "gap_ps_wr", "up.start", "up.kern", "tot"]
 
 
+def fail(msg):
+    sys.exit("halo_box32_breakdown: " + msg)
+
+
 def pieces(xferlab, path):
-    out = subprocess.run([xferlab, "trace", "dump", path], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
+    try:
+        run = subprocess.run([xferlab, "trace", "dump", path], capture_output=True, text=True)
+    except OSError as e:
+        fail(f"{xferlab}: {e.strerror}")
+    if run.returncode != 0:
+        fail((run.stderr.strip().splitlines() or [f"{path}: trace dump exited {run.returncode}"])[-1])
+    out = run.stdout.splitlines()
     ev = []
     for line in out:
         p = line.split()
@@ -49,11 +58,24 @@ def pieces(xferlab, path):
             continue
         m = re.search(r"(?:kernel|phase)=(\S+)", line)
         ev.append((int(p[0]), p[1], m.group(1) if m else ""))
-    first = next(i for i, e in enumerate(ev) if e[1] == "iteration")
+    first = next((i for i, e in enumerate(ev) if e[1] == "iteration"), None)
+    if first is None:
+        fail(f"{path}: no iteration marker (not a timed halo trace)")
     d = {}
     t = {}
     add = lambda k, v: d.setdefault(k, []).append(v / 1e3)
-    for ts, kind, name in ev[first:]:
+    try:
+        collect(ev[first:], t, add)
+    except KeyError as e:
+        fail(f"{path}: {e.args[0][0]} {e.args[0][1]} missing before its use (not a host box trace?)")
+    missing = [k for k in KEYS if k not in d]
+    if missing:
+        fail(f"{path}: no {', '.join(missing)} in the timed iterations")
+    return {k: statistics.median(v) for k, v in d.items()}
+
+
+def collect(events, t, add):
+    for ts, kind, name in events:
         t[(kind, name)] = ts
         if kind == "phase_end" and name == "pack":
             add("pk.launch", t[("kernel_begin", "compute_boundary")] - t[("phase_begin", "pack")])
@@ -68,7 +90,6 @@ def pieces(xferlab, path):
             add("up.kern", t[("kernel_end", "unpack_fused")] - t[("kernel_begin", "unpack_fused")])
         elif kind == "phase_end" and name == "total":
             add("tot", ts - t[("phase_begin", "total")])
-    return {k: statistics.median(v) for k, v in d.items()}
 
 
 def main():
