@@ -296,6 +296,34 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   return w;
 }
 
+SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g) {
+  // A self Isend is the smallest size's fixed call cost plus MPI's copy of
+  // the message, and the copy's cost per byte grows with the message (source
+  // and destination leave the cache): tools/halo_self_copy.py, 960000 B the
+  // slowest of 60000 / 240000 / 960000 B in all 30 run x variant rows. A line
+  // in time between two sizes puts a size 0.2 of the way at 0.8 of the way in
+  // cost per byte; the cost per byte is what changes, so it is interpolated
+  // instead (docs/halo_sim.md, "Baseline 400^3: the self copy's rate").
+  if (t.points.size() < 3) return t;
+  SizeTable out = t;
+  const auto [x_f, y_f] = t.points.front();
+  for (const GeoMessage& m : messages_of(g, 0)) {
+    if (m.dst != m.src) continue;
+    size_t hi = 1;
+    while (hi + 1 < t.points.size() && t.points[hi].first < m.bytes) ++hi;
+    const auto [x0, y0] = t.points[hi - 1];
+    const auto [x1, y1] = t.points[hi];
+    if (hi < 2 || m.bytes <= x0 || m.bytes >= x1) continue;
+    const double r0 = (y0 - y_f) / (x0 - x_f), r1 = (y1 - y_f) / (x1 - x_f);
+    const double r = r0 + (m.bytes - x0) / (x1 - x0) * (r1 - r0);
+    auto it = std::lower_bound(out.points.begin(), out.points.end(),
+                               std::make_pair(m.bytes, -1e300));
+    if (it != out.points.end() && it->first == m.bytes) continue;
+    out.points.insert(it, {m.bytes, std::max(0.0, y_f + (m.bytes - x_f) * r)});
+  }
+  return out;
+}
+
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
                          const WorkRates& rates) {
   HaloWorkload w = a;
@@ -313,7 +341,7 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
     return LinearFit{mix(f, x.a_ns, y.a_ns), mix(f, x.b_ns_per_byte, y.b_ns_per_byte)};
   };
   w.irecv_ns = mix(fb, a.irecv_ns, b.irecv_ns);
-  w.isend_self = merge_tables(a.isend_self, b.isend_self);
+  w.isend_self = self_copy_table(merge_tables(a.isend_self, b.isend_self), g);
   w.isend_peer = merge_tables(a.isend_peer, b.isend_peer);
   w.mpi = mix_fit(fb, a.mpi, b.mpi);
   // Not mixed: a small size's cost per byte is mostly fixed protocol time

@@ -129,6 +129,12 @@ double fused_elements_per_thread(const HaloGeometry& g);
 
 // workload_of: the components of a 2-rank (or any) run, averaged over ranks.
 Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
+// self_copy_table: t (merged self Isend calls) with a point for each self
+// message of g between two measured sizes above the smallest: the smallest
+// size's call (the fixed cost) plus the copy at a cost per byte linear in
+// bytes between the two sizes' (SizeTable::at is linear in time instead).
+SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g);
+
 // interpolate: components for another geometry from two workloads of the
 // same variant: per-message tables by size (isend, pack_ready) pooled from
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack

@@ -416,6 +416,45 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
   EXPECT_NEAR(base.unpack_phase_ns, 30000 + fc * 110000, 1e-6);
 }
 
+TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
+  // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
+  auto cube = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+  };
+  auto fitted = [](const HaloGeometry& g, SizeTable self) {
+    HaloWorkload w = synthetic("baseline");
+    w.cells = g.cells();
+    w.bytes = bytes_per_rank(g);
+    w.work_ns = work_driver_ns(g, WorkRates{});
+    w.fused_elements = fused_elements_per_thread(g);
+    w.procs = g.procs;
+    w.isend_self = self;
+    return w;
+  };
+  // 200^3 / 800^3 blocks (50^3, 200^3): edges 1200 / 4800 B, faces 60000 /
+  // 960000 B; the face copy slower per byte at 960000 B (run 9's baseline:
+  // 18.0 / 11.8 GB/s net of the 1200 B call).
+  const SizeTable s50{{{1200, 700}, {60000, 4000}}}, s200{{{4800, 1400}, {960000, 82000}}};
+  const HaloWorkload w =
+      interpolate(fitted(cube(50), s50), fitted(cube(200), s200), cube(100), WorkRates{});
+  const double r0 = (4000.0 - 700) / (60000 - 1200), r1 = (82000.0 - 700) / (960000 - 1200);
+  const double r = r0 + (240000.0 - 60000) / (960000 - 60000) * (r1 - r0);
+  // 400^3's 240000 B face: cost per byte 0.2 of the way, not the time (the
+  // line 4000 + 0.2 * 78000 = 19600 ns puts it at 0.8 of the way).
+  EXPECT_NEAR(isend_ns(w, GeoMessage{0, 0, 10, 1, 240000}), 700 + (240000 - 1200) * r, 1e-6);
+  EXPECT_LT(isend_ns(w, GeoMessage{0, 0, 10, 1, 240000}), 15600);
+  // Measured sizes and the edges (2400 B: between the smallest two) as before.
+  EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 0, 10, 1, 60000}), 4000);
+  EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 0, 1, 2, 2400}), 700 + 1200 * 700.0 / 3600);
+  // Peer Isends keep their table; an equal cost per byte is the line.
+  EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 1, 12, 1, 240000}),
+                   merge_tables(fitted(cube(50), s50).isend_peer,
+                                fitted(cube(200), s200).isend_peer)
+                       .at(240000));
+  const SizeTable flat{{{1200, 700}, {60000, 700 + 58800 * 0.05}, {960000, 700 + 958800 * 0.05}}};
+  EXPECT_NEAR(self_copy_table(flat, cube(100)).at(240000), flat.at(240000), 1e-6);
+}
+
 TEST(HaloModel, NodeSymmetricGraphMatchesTheFineGraph) {
   // (global cube, ranks, ranks per node): k splits x; k covers x rows; k
   // covers xy planes; 4 ranks of 2 per node where a rank's x-neighbours on
