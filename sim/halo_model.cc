@@ -316,8 +316,8 @@ SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g) {
     if (hi < 2 || m.bytes <= x0 || m.bytes >= x1) continue;
     const double r0 = (y0 - y_f) / (x0 - x_f), r1 = (y1 - y_f) / (x1 - x_f);
     const double r = r0 + (m.bytes - x0) / (x1 - x0) * (r1 - r0);
-    auto it = std::lower_bound(out.points.begin(), out.points.end(),
-                               std::make_pair(m.bytes, -1e300));
+    auto it =
+        std::lower_bound(out.points.begin(), out.points.end(), std::make_pair(m.bytes, -1e300));
     if (it != out.points.end() && it->first == m.bytes) continue;
     out.points.insert(it, {m.bytes, std::max(0.0, y_f + (m.bytes - x_f) * r)});
   }

@@ -447,10 +447,10 @@ TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 0, 10, 1, 60000}), 4000);
   EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 0, 1, 2, 2400}), 700 + 1200 * 700.0 / 3600);
   // Peer Isends keep their table; an equal cost per byte is the line.
-  EXPECT_DOUBLE_EQ(isend_ns(w, GeoMessage{0, 1, 12, 1, 240000}),
-                   merge_tables(fitted(cube(50), s50).isend_peer,
-                                fitted(cube(200), s200).isend_peer)
-                       .at(240000));
+  EXPECT_DOUBLE_EQ(
+      isend_ns(w, GeoMessage{0, 1, 12, 1, 240000}),
+      merge_tables(fitted(cube(50), s50).isend_peer, fitted(cube(200), s200).isend_peer)
+          .at(240000));
   const SizeTable flat{{{1200, 700}, {60000, 700 + 58800 * 0.05}, {960000, 700 + 958800 * 0.05}}};
   EXPECT_NEAR(self_copy_table(flat, cube(100)).at(240000), flat.at(240000), 1e-6);
 }
