@@ -25,8 +25,9 @@ Pieces (native/halo/variants.cc HostDriven, overlap = interior compute):
 """
 import re
 import statistics
-import subprocess
 import sys
+
+from trace_dump_lines import dump_lines
 
 RUNS = [
     ("4", "traces/real/2026-11-26_h200x2_run4/halo_detail", "gpus2", 2),
@@ -44,13 +45,7 @@ def fail(msg):
 
 
 def pieces(xferlab, path):
-    try:
-        run = subprocess.run([xferlab, "trace", "dump", path], capture_output=True, text=True)
-    except OSError as e:
-        fail(f"{xferlab}: {e.strerror}")
-    if run.returncode != 0:
-        fail((run.stderr.strip().splitlines() or [f"{path}: trace dump exited {run.returncode}"])[-1])
-    out = run.stdout.splitlines()
+    out = dump_lines(xferlab, path, fail)
     ev = []
     for line in out:
         p = line.split()

@@ -18,8 +18,9 @@ rate, 1 on the line.
 """
 import re
 import statistics
-import subprocess
 import sys
+
+from trace_dump_lines import dump_lines
 
 RUNS = [
     ("4", "traces/real/2026-11-26_h200x2_run4/halo_detail"),
@@ -37,16 +38,11 @@ def fail(msg):
 
 
 def self_calls(xferlab, path, rank, proxy):
-    try:
-        run = subprocess.run([xferlab, "trace", "dump", path], capture_output=True, text=True)
-    except OSError as e:
-        fail(f"{xferlab}: {e.strerror}")
-    if run.returncode != 0:
-        fail((run.stderr.strip().splitlines() or [f"{path}: trace dump exited {run.returncode}"])[-1])
+    lines = dump_lines(xferlab, path, fail)
     timed = False
     last = {}
     calls = {}
-    for line in run.stdout.splitlines():
+    for line in lines:
         p = line.split()
         if len(p) < 5 or not p[0].isdigit() or p[1] not in HOST_KINDS:
             continue
