@@ -265,9 +265,7 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates) {
   if (run.mpi_latency.empty()) return make_error(r0.path + ": no matched MPI messages");
   w.isend_self = table_by_size(isend_self);
   w.isend_peer = table_by_size(isend_peer);
-  w.mpi = fit_by_size(run.mpi_latency);
-  w.mpi.a_ns = std::max(0.0, w.mpi.a_ns);
-  w.mpi.b_ns_per_byte = std::max(0.0, w.mpi.b_ns_per_byte);
+  w.mpi = nonnegative_fit_by_size(run.mpi_latency);
   w.procs = g.procs;
   w.progress_ns_per_byte = progress_ns_per_byte_of(w.mpi, g);
   auto phase = [&](const char* p) {

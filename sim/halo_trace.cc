@@ -65,6 +65,27 @@ LinearFit fit_by_size(const std::vector<Sample>& samples) {
   return {(sy - b * sx) / n, b};
 }
 
+LinearFit nonnegative_fit_by_size(const std::vector<Sample>& samples) {
+  LinearFit f = fit_by_size(samples);
+  if (f.a_ns >= 0 && f.b_ns_per_byte >= 0) return f;
+  std::map<double, std::vector<double>> by;
+  for (const Sample& s : samples) by[s.bytes].push_back(s.ns);
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (auto& [x, ns] : by) {
+    const double y = median(ns);
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  // The least-squares optimum on the boundary that the unconstrained one
+  // crossed: b = 0 -> the flat line through the medians' mean; a = 0 -> the
+  // line through the origin; both -> 0.
+  if (f.b_ns_per_byte < 0) {
+    f = {std::max(0.0, sy / n), 0};
+  } else {
+    f = {0, sxx > 0 ? std::max(0.0, sxy / sxx) : 0};
+  }
+  return f;
+}
+
 SizeTable table_by_size(const std::vector<Sample>& samples) {
   std::map<double, std::vector<double>> by;
   for (const Sample& s : samples) by[s.bytes].push_back(s.ns);

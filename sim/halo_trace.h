@@ -43,6 +43,14 @@ struct LinearFit {
   double at(double bytes) const { return a_ns + b_ns_per_byte * bytes; }
 };
 LinearFit fit_by_size(const std::vector<Sample>& samples);
+// nonnegative_fit_by_size: the least-squares line of fit_by_size with
+// a_ns, b_ns_per_byte >= 0: fit_by_size where both are; else the optimum on
+// the boundary it crossed (b < 0: the flat line at the mean of the per-size
+// medians; a < 0: the line through the origin), not the unconstrained
+// line with the negative coefficient set to 0, which keeps an intercept
+// that only the negative slope had placed (docs/halo_sim.md, "Stream 200^3:
+// the latency line's clamp").
+LinearFit nonnegative_fit_by_size(const std::vector<Sample>& samples);
 
 // SizeTable: ns by message size, piecewise linear through measured per-size
 // medians (the form of SMPI's per-size MPI cost factors): exact at a
