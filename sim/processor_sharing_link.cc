@@ -35,6 +35,36 @@ double ProcessorSharingLink::next_event_ns() const {
   return std::min(end, join);
 }
 
+double ProcessorSharingLink::earliest_end_ns(size_t id) const {
+  if (ended(id)) return end_ns_[id];
+  // step() on copies of the flows in flight (the same arithmetic).
+  auto sharing = sharing_;
+  auto latent = latent_;
+  double served = served_;
+  double now = now_ns_;
+  while (true) {
+    const double n = static_cast<double>(sharing.size());
+    const double end =
+        sharing.empty() ? kInf : now + (sharing.top().first - served) * n / bytes_per_ns_;
+    const double join = latent.empty() ? kInf : latent.front().first;
+    const double next = std::min(end, join);
+    if (next == kInf) return kInf;  // only a bug: a flow added always ends
+    if (join <= next) {
+      if (n > 0 && join > now) served += (join - now) * bytes_per_ns_ / n;
+      now = std::max(now, join);
+      const size_t j = latent.front().second;
+      latent.pop_front();
+      sharing.emplace(served + bytes_[j], j);
+    } else {
+      const auto [tag, j] = sharing.top();
+      if (j == id) return next;
+      sharing.pop();
+      served = tag;
+      now = next;
+    }
+  }
+}
+
 bool ProcessorSharingLink::ended(size_t id) const {
   return !std::isnan(end_ns_[id]);
 }

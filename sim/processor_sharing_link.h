@@ -40,6 +40,10 @@ class ProcessorSharingLink {
   // after the true next event. advance processes every event up to `t_ns`
   // and moves the clock there; ended says whether flow `id` has ended.
   double next_event_ns() const;
+  // earliest_end_ns: when flow `id` ends if no flow is added (a flow added
+  // later only delays it, so it never ends before): a waiter may sleep
+  // until then rather than to every next event (O(flows in flight)).
+  double earliest_end_ns(size_t id) const;
   void advance(double t_ns);
   bool ended(size_t id) const;
 

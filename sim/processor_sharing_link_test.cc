@@ -76,5 +76,25 @@ TEST(ProcessorSharingLink, NextEventNeverPassesAnEndThatAFlowAddedLaterDelays) {
   EXPECT_NEAR(link.end_ns(a), 1500, kTol);
 }
 
+// earliest_end_ns (polling's groups wait by it): a flow's end as the link
+// stands, latent flows included; a flow added later only moves it later.
+// Latency 100, 1 B/ns: A (1000 B at 0) joins at 100, B (1000 B at 200) at
+// 300, A having 800 B left, both at 0.5 B/ns: A ends at 1900, B at 2100.
+// C added at 1000 (joins 1100) slows A: 400 B left at 1/3 B/ns, ends 2300.
+TEST(ProcessorSharingLink, EarliestEndIsTheEndWithoutMoreFlowsAndOnlyMovesLater) {
+  ProcessorSharingLink link(1e9, 100);
+  const size_t a = link.add(0, 1000);
+  const size_t b = link.add(200, 1000);
+  EXPECT_NEAR(link.earliest_end_ns(a), 1900, kTol);
+  EXPECT_NEAR(link.earliest_end_ns(b), 2100, kTol);
+  link.advance(1000);
+  link.add(1000, 1000);
+  EXPECT_NEAR(link.earliest_end_ns(a), 2300, kTol);
+  link.advance(2300);
+  EXPECT_TRUE(link.ended(a));
+  EXPECT_NEAR(link.earliest_end_ns(a), link.end_ns(a), kTol);
+  EXPECT_NEAR(link.earliest_end_ns(b), link.end_ns(b), kTol);
+}
+
 }  // namespace
 }  // namespace xferlab::sim

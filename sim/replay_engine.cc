@@ -54,8 +54,8 @@ struct Run {
   // Per GPU: GPUs its replay stands for (replica folding; 0 = folded into
   // an earlier GPU with the same kernels, not replayed).
   std::vector<uint32_t> weight;
-  // Inline and hardware: bandwidth of the link each GPU's flows have to
-  // themselves (ProcessorSharingLink); 0 = SimGrid comms.
+  // Inline, hardware and polling at 2 GPUs: bandwidth of the link each
+  // GPU's flows have to themselves (ProcessorSharingLink); 0 = SimGrid comms.
   double isolated_link_bw = 0;
 
   void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
@@ -125,6 +125,7 @@ struct Flight {
   ProcessorSharingLink* link = nullptr;
   size_t link_flow = 0;  // its id on `link`
   bool shared_link = false;
+  bool earliest_end = false;  // shared link: wait by earliest_end_ns, not by events
 
   double end_ns() const {
     return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
@@ -194,8 +195,15 @@ void finish_flight(Run& run, Flight& f) {
   if (f.link != nullptr) {
     // Another actor may still add flows, which only delay ends: step to the
     // link's next event until this flow has ended.
+    // Polling's groups sleep until the flow's end as the link stands
+    // (flows added meanwhile only delay it), hardware's channels to every
+    // event of the link; where rounding leaves the flow a hair short of the
+    // end it was to reach, the link steps its next event itself.
+    double last = -1;
     while (f.shared_link && !f.link->ended(f.link_flow)) {
-      const double t = f.link->next_event_ns();
+      double t = f.earliest_end ? f.link->earliest_end_ns(f.link_flow) : f.link->next_event_ns();
+      if (t <= last) t = f.link->next_event_ns();
+      last = t;
       run.sleep_until(t);
       f.link->advance(t);
     }
@@ -366,11 +374,18 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
   auto plan = std::make_shared<proact::PollingPlan>(proact::polling_plan(*run.machine, k));
   const double dilation = plan->dilation;
   const CriticalPath::Node begin = run.cursor();
+  // Where the GPU's flows have a link of their own (2 GPUs), the groups
+  // share it (as hardware's DMA channels do); it outlives them (joined below).
+  std::optional<ProcessorSharingLink> isolated;
+  if (run.isolated_link_bw > 0 && !ds.empty()) {
+    isolated.emplace(run.isolated_link_bw, run.machine->path_latency_ns(k.gpu, ds.front().dst));
+  }
+  ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
   std::vector<sg4::ActorPtr> workers;
   for (size_t g = 0; g < plan->groups.size(); ++g) {
     workers.push_back(sg4::Actor::create(
         "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.source(k.gpu, 0),
-        [&run, &k, kb, ds, copies, dilation, plan, g, begin] {
+        [&run, &k, kb, ds, copies, dilation, plan, g, begin, link] {
           if (run.cp) run.cp->set_cursor(Run::me(), begin);
           const hw_model::AgentGroup& group = plan->groups[g];
           std::deque<Flight> flights;
@@ -383,7 +398,11 @@ void run_polling(Run& run, const KernelInput& k, double kb) {
             const double start = now_ns();
             const double payload = proact::polling_item_payload(ch, group, item, plan->slices);
             const WireCost cost = agent_copy(*run.machine, payload);
-            for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost));
+            for (Target d : ds) {
+              flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost, link));
+              flights.back().shared_link = link != nullptr;
+              flights.back().earliest_end = link != nullptr;
+            }
             if (plan->worker.bounds()) {
               // The group's workers are busy issuing this item's loads and stores.
               run.wait(start + proact::polling_item_busy_ns(*plan, ch, item, copies),
@@ -714,6 +733,13 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
     if (options.mechanism == Mechanism::kInline ||
         (options.mechanism == Mechanism::kHardware && !lanes_bind)) {
       run.isolated_link_bw = bw;
+    }
+    // polling at 2 GPUs: every agent group sends from the GPU's one lane,
+    // so each flow crosses its cap link and the GPU's own bottleneck, both
+    // carrying exactly the GPU's flows: max-min gives each flow
+    // min(cap, bw) / flows, processor sharing at min(cap, bw).
+    if (options.mechanism == Mechanism::kPolling && machine.num_gpus == 2 && run.lanes <= 1) {
+      run.isolated_link_bw = run.lanes == 1 ? std::min(bw, run.lane_cap_bytes_per_s) : bw;
     }
   }
   run.result.mechanism = options.mechanism;
