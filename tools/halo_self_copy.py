@@ -20,15 +20,8 @@ import re
 import statistics
 import sys
 
+from trace_dump_lines import TWO_RANK_RUNS as RUNS
 from trace_dump_lines import dump_lines
-
-RUNS = [
-    ("4", "traces/real/2026-11-26_h200x2_run4/halo_detail"),
-    ("6", "traces/real/2026-11-27_h200x2_run6/halo_median5"),
-    ("9", "traces/real/2026-11-27_h100x2_run9/halo_median5"),
-    ("11", "traces/real/2026-11-27_h100x2_run11/halo_median5"),
-    ("12 2-rank", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank"),
-]
 VARIANTS = ["baseline", "stream", "stacked", "host", "sa", "ki"]
 HOST_KINDS = {"mpi_post", "mpi_complete", "phase_begin", "phase_end", "iteration"}
 
