@@ -883,18 +883,24 @@ Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
   const double f0 = p0->iteration_ns - measured_ns;
   const double x1 = -f0 / static_cast<double>(std::max<size_t>(1, messages_of(g, 0).size()));
   HaloWorkload trial = w;
+  // The phases of every replay the search made, so the chosen one is not
+  // replayed again.
+  std::vector<std::pair<double, HaloPhases>> seen{{0.0, *p0}};
   Result<ResidualSearch> s = search_residual(
       [&](double x) -> Result<double> {
         trial.residual_per_recv_ns = x;
         Result<HaloPhases> p = simulate_halo(trial, g, net, HaloMode::kMeasured, unused);
         if (!p.ok()) return p.error();
+        seen.emplace_back(x, *p);
         return p->iteration_ns - measured_ns;
       },
       f0, x1, 1e-3 * measured_ns, 12);
   if (!s.ok()) return s.error();
   w.residual_per_recv_ns = s->x;
-  if (s->x == 0) return p0;
-  return simulate_halo(w, g, net, HaloMode::kMeasured, unused);
+  for (const auto& [x, phases] : seen) {
+    if (x == s->x) return phases;
+  }
+  return make_error("calibrate_residual: the search returned a residual it never replayed");
 }
 
 double kmodel_iteration_ns(const HaloGeometry& g, int ranks_per_node, int rank) {

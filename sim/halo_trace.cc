@@ -51,39 +51,45 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+namespace {
+
+// SizeSums: the least-squares sums over the per-size medians of samples
+// (table_by_size: one point per message size), which both line fits below
+// start from.
+struct SizeSums {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+};
+
+SizeSums size_sums(const std::vector<Sample>& samples) {
+  SizeSums t;
+  for (const auto& [x, y] : table_by_size(samples).points) {
+    t.n += 1, t.sx += x, t.sy += y, t.sxx += x * x, t.sxy += x * y;
+  }
+  return t;
+}
+
+LinearFit line_of(const SizeSums& t) {
+  if (t.n == 0) return {};
+  if (t.n == 1) return {t.sy, 0};
+  const double b = (t.n * t.sxy - t.sx * t.sy) / (t.n * t.sxx - t.sx * t.sx);
+  return {(t.sy - b * t.sx) / t.n, b};
+}
+
+}  // namespace
+
 LinearFit fit_by_size(const std::vector<Sample>& samples) {
-  std::map<double, std::vector<double>> by;
-  for (const Sample& s : samples) by[s.bytes].push_back(s.ns);
-  if (by.empty()) return {};
-  std::vector<std::pair<double, double>> pts;
-  for (auto& [b, ns] : by) pts.emplace_back(b, median(ns));
-  if (pts.size() == 1) return {pts[0].second, 0};
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (auto& [x, y] : pts) sx += x, sy += y, sxx += x * x, sxy += x * y;
-  const double n = static_cast<double>(pts.size());
-  const double b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-  return {(sy - b * sx) / n, b};
+  return line_of(size_sums(samples));
 }
 
 LinearFit nonnegative_fit_by_size(const std::vector<Sample>& samples) {
-  LinearFit f = fit_by_size(samples);
+  const SizeSums t = size_sums(samples);
+  const LinearFit f = line_of(t);
   if (f.a_ns >= 0 && f.b_ns_per_byte >= 0) return f;
-  std::map<double, std::vector<double>> by;
-  for (const Sample& s : samples) by[s.bytes].push_back(s.ns);
-  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (auto& [x, ns] : by) {
-    const double y = median(ns);
-    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
   // The least-squares optimum on the boundary that the unconstrained one
   // crossed: b = 0 -> the flat line through the medians' mean; a = 0 -> the
   // line through the origin; both -> 0.
-  if (f.b_ns_per_byte < 0) {
-    f = {std::max(0.0, sy / n), 0};
-  } else {
-    f = {0, sxx > 0 ? std::max(0.0, sxy / sxx) : 0};
-  }
-  return f;
+  if (f.b_ns_per_byte < 0) return {std::max(0.0, t.sy / t.n), 0};
+  return {0, t.sxx > 0 ? std::max(0.0, t.sxy / t.sxx) : 0};
 }
 
 SizeTable table_by_size(const std::vector<Sample>& samples) {
