@@ -23,45 +23,49 @@ size_t ProcessorSharingLink::add(double t_ns, double bytes) {
   bytes_.push_back(bytes);
   end_ns_.push_back(std::nan(""));
   // One latency for every flow, so flows join in the order they start.
-  latent_.emplace_back(t_ns + latency_ns_, id);
+  f_.latent.emplace_back(t_ns + latency_ns_, id);
+  return id;
+}
+
+double ProcessorSharingLink::next_event(const InFlight& f) const {
+  const double n = static_cast<double>(f.sharing.size());
+  const double end =
+      f.sharing.empty() ? kInf : f.now_ns + (f.sharing.top().first - f.served) * n / bytes_per_ns_;
+  const double join = f.latent.empty() ? kInf : f.latent.front().first;
+  return std::min(end, join);
+}
+
+size_t ProcessorSharingLink::apply(InFlight& f, double next) const {
+  const double n = static_cast<double>(f.sharing.size());
+  const double join = f.latent.empty() ? kInf : f.latent.front().first;
+  if (join <= next) {
+    // (A flow added a hair before the clock, SimGrid's wake-up rounding,
+    // joins now.)
+    if (n > 0 && join > f.now_ns) f.served += (join - f.now_ns) * bytes_per_ns_ / n;
+    f.now_ns = std::max(f.now_ns, join);
+    const size_t id = f.latent.front().second;
+    f.latent.pop_front();
+    f.sharing.emplace(f.served + bytes_[id], id);
+    return kJoined;
+  }
+  const auto [tag, id] = f.sharing.top();
+  f.sharing.pop();
+  f.served = tag;
+  f.now_ns = next;
   return id;
 }
 
 double ProcessorSharingLink::next_event_ns() const {
-  const double n = static_cast<double>(sharing_.size());
-  const double end =
-      sharing_.empty() ? kInf : now_ns_ + (sharing_.top().first - served_) * n / bytes_per_ns_;
-  const double join = latent_.empty() ? kInf : latent_.front().first;
-  return std::min(end, join);
+  return next_event(f_);
 }
 
 double ProcessorSharingLink::earliest_end_ns(size_t id) const {
   if (ended(id)) return end_ns_[id];
-  // step() on copies of the flows in flight (the same arithmetic).
-  auto sharing = sharing_;
-  auto latent = latent_;
-  double served = served_;
-  double now = now_ns_;
+  InFlight f = f_;  // the flows in flight only
   while (true) {
-    const double n = static_cast<double>(sharing.size());
-    const double end =
-        sharing.empty() ? kInf : now + (sharing.top().first - served) * n / bytes_per_ns_;
-    const double join = latent.empty() ? kInf : latent.front().first;
-    const double next = std::min(end, join);
+    const double next = next_event(f);
     if (next == kInf) return kInf;  // only a bug: a flow added always ends
-    if (join <= next) {
-      if (n > 0 && join > now) served += (join - now) * bytes_per_ns_ / n;
-      now = std::max(now, join);
-      const size_t j = latent.front().second;
-      latent.pop_front();
-      sharing.emplace(served + bytes_[j], j);
-    } else {
-      const auto [tag, j] = sharing.top();
-      if (j == id) return next;
-      sharing.pop();
-      served = tag;
-      now = next;
-    }
+    if (apply(f, next) == id) return next;
   }
 }
 
@@ -70,36 +74,21 @@ bool ProcessorSharingLink::ended(size_t id) const {
 }
 
 bool ProcessorSharingLink::step(double limit_ns) {
-  const double n = static_cast<double>(sharing_.size());
-  const double next = next_event_ns();
+  const double next = next_event(f_);
   if (next > limit_ns || next == kInf) return false;
-  const double join = latent_.empty() ? kInf : latent_.front().first;
-  if (join <= next) {
-    // (A flow added a hair before the clock, SimGrid's wake-up rounding,
-    // joins now.)
-    if (n > 0 && join > now_ns_) served_ += (join - now_ns_) * bytes_per_ns_ / n;
-    now_ns_ = std::max(now_ns_, join);
-    const size_t id = latent_.front().second;
-    latent_.pop_front();
-    sharing_.emplace(served_ + bytes_[id], id);
-  } else {
-    const auto [tag, id] = sharing_.top();
-    sharing_.pop();
-    served_ = tag;
-    now_ns_ = next;
-    end_ns_[id] = next;
-  }
+  const size_t id = apply(f_, next);
+  if (id != kJoined) end_ns_[id] = next;
   return true;
 }
 
 void ProcessorSharingLink::advance(double t_ns) {
   while (step(t_ns)) {
   }
-  if (t_ns > now_ns_) {
-    if (!sharing_.empty()) {
-      served_ += (t_ns - now_ns_) * bytes_per_ns_ / static_cast<double>(sharing_.size());
+  if (t_ns > f_.now_ns) {
+    if (!f_.sharing.empty()) {
+      f_.served += (t_ns - f_.now_ns) * bytes_per_ns_ / static_cast<double>(f_.sharing.size());
     }
-    now_ns_ = t_ns;
+    f_.now_ns = t_ns;
   }
 }
 

@@ -48,17 +48,29 @@ class ProcessorSharingLink {
   bool ended(size_t id) const;
 
  private:
-  // step: processes the next event (a flow joins the sharing or ends) if
-  // it is at most `limit_ns`; false when there is none.
+  using Tag = std::pair<double, size_t>;  // served at which the flow ends, id
+  // InFlight: the clock and the flows not ended yet, which earliest_end_ns
+  // copies to look ahead with the same arithmetic as step.
+  struct InFlight {
+    double now_ns = 0;
+    double served = 0;  // bytes each sharing flow received since the first flow
+    std::priority_queue<Tag, std::vector<Tag>, std::greater<Tag>> sharing;
+    std::deque<std::pair<double, size_t>> latent;  // join time, id (in start order)
+  };
+  static constexpr size_t kJoined = static_cast<size_t>(-1);
+
+  // next_event: the next join or end of `f` (infinity if none).
+  double next_event(const InFlight& f) const;
+  // apply: the event of `f` at `next` (next_event(f)): a flow joins the
+  // sharing (returns kJoined) or ends (returns its id).
+  size_t apply(InFlight& f, double next) const;
+  // step: processes the next event if it is at most `limit_ns`; false when
+  // there is none.
   bool step(double limit_ns);
 
   double bytes_per_ns_;
   double latency_ns_;
-  double now_ns_ = 0;
-  double served_ = 0;                     // bytes each sharing flow received since the first flow
-  using Tag = std::pair<double, size_t>;  // served_ at which the flow ends, id
-  std::priority_queue<Tag, std::vector<Tag>, std::greater<Tag>> sharing_;
-  std::deque<std::pair<double, size_t>> latent_;  // join time, id (in start order)
+  InFlight f_;
   std::vector<double> bytes_;
   std::vector<double> end_ns_;  // NaN until the flow ended
 };
