@@ -17,7 +17,8 @@
 # Writes OUT_CSV (default docs/halo_sim/x4_progress.csv) and prints the table.
 # Other runs: TWO (2-rank traces), FOUR (4-rank traces), PLATFORM and BOXES
 # (default "box16 box32 box64") override the defaults, e.g. the fresh runs of
-# docs/halo_sim.md: FOUR=<4-rank dir> BOXES="box16 box24 box32 box64".
+# docs/halo_sim.md: FOUR=<4-rank dir> BOXES="box16 box24 box32 box64"; SET=held-out
+# for a run recorded after the last model change (run 13).
 # docs/halo_sim/x4_heldout.csv is this script's output at 8db587e, before the
 # MPI progress engines (hw_model/mpi_progress.h): the held-out table. The
 # engines were added after seeing it, so these rows are no longer held-out
@@ -33,6 +34,10 @@ x=$(readlink -f "${XFERLAB:-bazel-bin/sim/xferlab}")
 two=${TWO:-traces/real/2026-11-26_h200x2_run4/halo_detail}
 four=${FOUR:-traces/real/2026-11-26_h200x4_nvswitch/halo}
 platform=${PLATFORM:-h200x4_hgx_nvswitch}
+# SET labels the rows: "revised" where the 4-rank data was seen before the
+# model's last change (the default runs), "held-out" for a run recorded after it.
+set=${SET:-revised}
+case $set in revised | held-out) ;; *) echo "halo_predict_x4: SET must be revised or held-out, got '$set'" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -57,7 +62,7 @@ done > "$tmp/pred.txt"
 
 {
   echo "variant,size,ranks,set,components,measured_us,predicted_us,error_pct,pack_meas_us,pack_sim_us,post_meas_us,post_sim_us,wait_meas_us,wait_sim_us,unpack_meas_us,unpack_sim_us,wall_2rank_x2_us,wall_2rank_x4machine_us,wall_4rank_us,measured_source"
-  awk -F, -v OFS=, '
+  awk -F, -v OFS=, -v set="$set" -v run="$two" '
     FILENAME ~ /wall/ { split($0, w, " "); wall[w[1], w[2], w[3]] = w[4]; next }
     FILENAME ~ /measured/ {
       if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -70,7 +75,7 @@ done > "$tmp/pred.txt"
     { split($0, p, " "); k = p[1] SUBSEP p[2]
       if (!(k in meas)) { print "halo_predict_x4: no 4-rank measurement of " p[1] " " p[2] > "/dev/stderr"; exit 1 }
       m = meas[k]; gda = p[1] == "sa" || p[1] == "ki"
-      printf "%s,%s,4,revised,2-rank run 4 trace %s (own; fitted at 2 ranks; progress engines from the 2-rank latency lines of run 4),%.3f,%.3f,%.2f", p[1], p[2], p[2], m, p[3], 100 * (p[3] - m) / m
+      printf "%s,%s,4,%s,2-rank trace %s of %s (own; fitted at 2 ranks; progress engines from the 2-rank latency lines of the same run),%.3f,%.3f,%.2f", p[1], p[2], set, p[2], run, m, p[3], 100 * (p[3] - m) / m
       for (i = 1; i <= 4; i++) {
         if (gda) printf ",,"
         else printf ",%.3f,%.3f", pm[k, ph[i]], p[3 + i]
