@@ -19,6 +19,10 @@
 #     > docs/halo_sim/validation_run11.csv
 #   xferlab validate traces/real/2026-11-27_h100x4_run12/halo_median5_2rank --format csv \
 #     > docs/halo_sim/validation_run12_2rank.csv   (and _4rank the same way)
+#   xferlab validate traces/real/2026-11-27_h100x4_run13/halo_median5_2rank --format csv \
+#     > docs/halo_sim/validation_run13_2rank.csv   (and _4rank the same way)
+#   xferlab validate traces/real/2026-11-27_h100x2_run14/halo_median5 --format csv \
+#     > docs/halo_sim/validation_run14.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
 #     > docs/validation/h100x2_validation.csv
 #   xferlab validate traces/real/2026-11-27_h100x4_validation --format csv \
