@@ -613,6 +613,7 @@ struct CaseOutcomes {
         out.summaries.add(group, ae);
       }
       out.beyond_tolerance += h->beyond_tolerance;
+      out.halo_bound = std::move(h->bound);
     }
     for (const auto& [why, ne] : skipped) {
       out.skipped.push_back("skipped " + std::to_string(ne.first) + " trace(s): " + why +
@@ -639,7 +640,8 @@ Result<ValidateOutput> validate(const ValidateRequest& req) {
                      .beyond_tolerance = 0,
                      .summaries = {},
                      .warnings = {},
-                     .halo_table = std::nullopt};
+                     .halo_table = std::nullopt,
+                     .halo_bound = {}};
   CaseOutcomes outcomes{
       .out = out, .tolerance_pct = req.tolerance_pct, .skipped = {}, .unverified = 0, .halo = {}};
   // Each trace is read and replayed in its own process, `jobs` at once; the
@@ -678,6 +680,7 @@ std::string validate_summary(const ValidateOutput& output, double tolerance_pct)
         "tolerance "
      << format_number(tolerance_pct, 3) << "%):\n";
   output.summaries.write(os, tolerance_pct);
+  os << output.halo_bound;
   return os.str();
 }
 

@@ -157,12 +157,15 @@ struct ValidateOutput {
   /// Halo exchange / GPUDirect Async runs (sim/halo_command.h), when any
   /// were given or found; their cases are in abs_error_pct and summaries too.
   std::optional<Table> halo_table;
+  /// issue #15's bound block over the halo cases (HaloValidation::bound); "" when none.
+  std::string halo_bound;
 };
 
 Result<ValidateOutput> validate(const ValidateRequest& request);
 
 // validate_summary: a header and one "GROUP: cases N, median |error| ...%"
-// line per group of ValidateOutput::summaries (no cases: "").
+// line per group of ValidateOutput::summaries, then the halo bound block
+// (ValidateOutput::halo_bound) when there is one (no cases: "").
 std::string validate_summary(const ValidateOutput& output, double tolerance_pct);
 
 // ---- sweep ------------------------------------------------------------------

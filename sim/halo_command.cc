@@ -16,6 +16,7 @@
 #include "common/units.h"
 #include "hw_model/link_model.h"
 #include "hw_model/platform.h"
+#include "sim/halo_bound.h"
 #include "sim/halo_model.h"
 #include "sim/host_memory_fit.h"
 #include "traces/reader.h"
@@ -570,7 +571,9 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                           {"components"},
                           {"measured_source"}}),
                    {},
-                   0};
+                   0,
+                   ""};
+  std::vector<HaloBoundCase> bound_cases;
   for (const auto& [key, rank0] : *families) {
     Result<Case> c = load_case(rank0);
     if (!c.ok()) return c.error();
@@ -588,6 +591,10 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
       const double e = 100 * (p->iteration_ns - meas) / meas;
       v.cases.emplace_back(fitted ? "halo/GDA fitted" : "halo/GDA held-out", std::fabs(e));
       if (std::fabs(e) > tolerance) ++v.beyond_tolerance;
+      const std::filesystem::path kept_dir =
+          std::filesystem::path(k.path).parent_path().parent_path();
+      bound_cases.push_back({kept_dir.string(), run_dir(k) + "/" + kept_dir.filename().string(),
+                             w.variant, k.run.r0().label, k.size, !fitted, k.run.r0().ranks, e});
       const bool gda = w.variant == "sa" || w.variant == "ki";
       auto meas_phase = [&](const char* ph) { return gda ? kNaN : k.run.phase_ns(ph) / 1000; };
       v.table.add_row({run_dir(k),
@@ -613,6 +620,9 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                        std::string(measured_source(k.run))});
     }
   }
+  Result<std::string> bound = halo_bound_text(bound_cases);
+  if (!bound.ok()) return bound.error();
+  v.bound = std::move(*bound);
   return v;
 }
 

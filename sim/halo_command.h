@@ -28,6 +28,9 @@ struct HaloValidation {
   /// |error| per case with its summary group ("halo/GDA fitted", "halo/GDA held-out").
   std::vector<std::pair<std::string, double>> cases;
   size_t beyond_tolerance = 0;
+  /// issue #15's bound over the 2-rank held-out cases of median-of-N runs
+  /// (sim/halo_bound.h, halo_bound_text); "" when there is no 2-rank held-out case.
+  std::string bound;
 };
 
 // validate_halo: replays each run (rank-0 trace named or found; siblings are
@@ -35,6 +38,7 @@ struct HaloValidation {
 // each variant's range, and the first rendezvous-side size where another
 // one is left to hold out) are fitted (their own components), the others are
 // held out (components interpolated from the nearest fitted sizes around).
+// Errors also: a malformed repeats.csv in a run's directory (read_launch_repeats).
 Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance_pct);
 
 // halo_substitution: for each held-out case among `traces` (as validate_halo
