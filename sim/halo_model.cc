@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <numeric>
@@ -375,6 +377,19 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   return w;
 }
 
+// late_start_ns: diagnosis only (docs/halo_sim.md, "2 -> 4 ranks: the ranks
+// run out of step"): XFERLAB_HALO_LATE_START_NS=S (ns, >= 0) starts every
+// rank at an odd y of the rank grid S ns late, and simulate_halo prints each
+// simulated rank's marks (µs) to stderr; unset or not a number >= 0: 0, off.
+namespace {
+double late_start_ns() {
+  const char* v = std::getenv("XFERLAB_HALO_LATE_START_NS");
+  char* end = nullptr;
+  const double ns = v ? std::strtod(v, &end) : 0;
+  return v && end != v && *end == '\0' && std::isfinite(ns) && ns >= 0 ? ns : 0;
+}
+}  // namespace
+
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node) {
   const int k = ranks_per_node, px = g.procs[0], py = g.procs[1], pz = g.procs[2];
   if (k < 1 || g.ranks() % k != 0 || g.ranks() == k) return false;
@@ -577,6 +592,9 @@ struct HaloGraphBuilder {
   // sends: rank r up to its departures (its marks up to post_end).
   void sends(int r) {
     m.start[r] = tg.join(cpu[r]);
+    if (const double late = late_start_ns(); late > 0 && (r / g.procs[0]) % 2 == 1) {
+      tg.after(m.start[r], tg.delay(cpu[r], late));
+    }
     departs[r].resize(msgs[r].size());
     if (gpu_driven(w.variant)) return proxy_sends(r);
     if (host_driven(w.variant)) return host_sends(r);
@@ -829,6 +847,16 @@ Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
   TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail);
   Result<TaskTimes> t = run_task_graph_isolated(tg);
   if (!t.ok()) return t.error();
+  if (const double late = late_start_ns(); late > 0) {
+    for (size_t r = 0; r < marks.end.size(); ++r) {
+      auto us = [&](const std::vector<uint32_t>& v) { return t->end_ns[v[r]] / 1000; };
+      std::fprintf(stderr,
+                   "late_start %.1f us: rank %zu start %.1f post_end %.1f wait_begin %.1f "
+                   "wait_end %.1f end %.1f\n",
+                   late / 1000, r, us(marks.start), us(marks.post_end), us(marks.wait_begin),
+                   us(marks.wait_end), us(marks.end));
+    }
+  }
   return read_phases(marks, *t);
 }
 

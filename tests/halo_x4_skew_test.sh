@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Args: X4_SKEW_PY XFERLAB — tools/halo_x4_skew.py on baseline 200^3 and host
+# Args: X4_SKEW_PY XFERLAB STAGGER_SH — tools/halo_x4_skew.py on baseline 200^3 and host
 # box 16^3 / 64^3 of runs 12 and x4 (docs/halo_sim.md, "2 -> 4 ranks: the
 # ranks run out of step"): run 12's baseline 200^3 row as in the docs; at the
 # rendezvous sizes the 4-rank ranks are out of step (spread > 4x the 2-rank
 # one, in step in at most 3 iterations, a rank's wait begins before its
 # last peer's Isend: lag > 0 > the 2-rank lag), the eager box 16^3 is in
 # step in most iterations; an xferlab that is not there is a one-line error,
-# not a traceback.
+# not a traceback. tools/halo_stagger.sh on baseline 200^3 (2 steps): the
+# rows of the docs, its in-step row is the committed prediction's iteration
+# (x4_h100_run12.csv, 200.5 µs), and the offset shrinks.
 set -euo pipefail
 py=$1
 xferlab=$2
+stagger=$3
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 python3 "$py" "$xferlab" baseline:200 host:box16 host:box64 > "$tmp/out" || fail "exited $?"
@@ -26,4 +29,9 @@ awk -F, 'NR > 1 {
 if python3 "$py" "$tmp/no-such-xferlab" baseline:200 > /dev/null 2> "$tmp/err"; then fail "missing xferlab accepted"; fi
 grep -q "^halo_x4_skew: $tmp/no-such-xferlab" "$tmp/err" || fail "error: $(cat "$tmp/err")"
 ! grep -q Traceback "$tmp/err" || fail "traceback instead of a one-line error"
+XFERLAB=$xferlab STEPS=2 "$stagger" baseline:200 > "$tmp/stagger" 2>&1 || fail "halo_stagger.sh: $(tail -1 "$tmp/stagger")"
+printf '%s\n' "variant,size,step,offset_us,early_iteration_us,late_iteration_us,early_wait_us,late_wait_us" \
+  "baseline,200,1,75.0,233.4,186.3,113.8,66.7" "baseline,200,2,27.9,213.1,196.3,93.5,76.7" \
+  "baseline,200,in step,0.0,200.5,200.5,80.9,80.9" | diff - "$tmp/stagger" || fail "halo_stagger.sh rows"
+grep -q '^baseline,200,4,.*,200.477,' docs/halo_sim/x4_h100_run12.csv || fail "x4_h100_run12.csv baseline 200 is not 200.477"
 echo PASS
