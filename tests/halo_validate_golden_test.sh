@@ -23,6 +23,8 @@
 #     > docs/halo_sim/validation_run13_2rank.csv   (and _4rank the same way)
 #   xferlab validate traces/real/2026-11-27_h100x2_run14/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run14.csv
+#   xferlab validate traces/real/2026-11-27_h200x2_run15/halo_median5 --format csv \
+#     > docs/halo_sim/validation_run15.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
 #     > docs/validation/h100x2_validation.csv
 #   xferlab validate traces/real/2026-11-27_h100x4_validation --format csv \
