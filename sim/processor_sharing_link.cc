@@ -1,5 +1,5 @@
 // sim/processor_sharing_link.cc — egalitarian processor sharing with a
-// per-flow latency (see the header).
+// per-flow latency, per capped lane (see the header).
 #include "sim/processor_sharing_link.h"
 
 #include <algorithm>
@@ -15,57 +15,132 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 ProcessorSharingLink::ProcessorSharingLink(double bw_bytes_per_s, double latency_ns)
-    : bytes_per_ns_(bw_bytes_per_s / 1e9), latency_ns_(latency_ns) {}
+    : ProcessorSharingLink(bw_bytes_per_s, latency_ns, 1, kInf) {}
 
-size_t ProcessorSharingLink::add(double t_ns, double bytes) {
+ProcessorSharingLink::ProcessorSharingLink(double bw_bytes_per_s, double latency_ns, uint32_t lanes,
+                                           double lane_cap_bytes_per_s)
+    : bytes_per_ns_(bw_bytes_per_s / 1e9),
+      latency_ns_(latency_ns),
+      lane_cap_bytes_per_ns_(lane_cap_bytes_per_s / 1e9) {
+  f_.lanes.resize(std::max<uint32_t>(lanes, 1));
+}
+
+size_t ProcessorSharingLink::add(double t_ns, double bytes, uint32_t lane) {
   advance(t_ns);
   const size_t id = bytes_.size();
   bytes_.push_back(bytes);
+  lane_.push_back(lane);
   end_ns_.push_back(std::nan(""));
   // One latency for every flow, so flows join in the order they start.
   f_.latent.emplace_back(t_ns + latency_ns_, id);
   return id;
 }
 
-double ProcessorSharingLink::next_event(const InFlight& f) const {
-  const double n = static_cast<double>(f.sharing.size());
-  const double end =
-      f.sharing.empty() ? kInf : f.now_ns + (f.sharing.top().first - f.served) * n / bytes_per_ns_;
-  const double join = f.latent.empty() ? kInf : f.latent.front().first;
-  return std::min(end, join);
+void ProcessorSharingLink::share(InFlight& f) const {
+  if (f.lanes.size() == 1 && lane_cap_bytes_per_ns_ == kInf) {  // one queue
+    f.lanes[0].rate = bytes_per_ns_;
+    f.lanes[0].share = static_cast<double>(f.lanes[0].sharing.size());
+  } else {
+    share_lanes(f);
+  }
 }
 
-size_t ProcessorSharingLink::apply(InFlight& f, double next) const {
-  const double n = static_cast<double>(f.sharing.size());
+void ProcessorSharingLink::share_lanes(InFlight& f) const {
+  double flows = 0;  // flows left once bound lanes are taken out
+  for (const Lane& l : f.lanes) flows += static_cast<double>(l.sharing.size());
+  double rest = bytes_per_ns_;  // the link's bandwidth left for them
+  // Progressive filling: the lane with the most flows binds first, when its
+  // cap over its flows is below the link's level (rest / flows). Caps are
+  // equal, so once the fullest lane left does not bind, none does.
+  order_.clear();
+  size_t bound = 0;
+  if (lane_cap_bytes_per_ns_ < kInf) {
+    for (size_t j = 0; j < f.lanes.size(); ++j) {
+      if (!f.lanes[j].sharing.empty()) order_.push_back(j);
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      return f.lanes[a].sharing.size() > f.lanes[b].sharing.size();
+    });
+    for (size_t j : order_) {
+      const double n = static_cast<double>(f.lanes[j].sharing.size());
+      if (!(lane_cap_bytes_per_ns_ * flows < rest * n)) break;
+      rest -= lane_cap_bytes_per_ns_;
+      flows -= n;
+      ++bound;
+    }
+  }
+  for (Lane& l : f.lanes) {
+    l.rate = rest;
+    l.share = flows;
+  }
+  for (size_t b = 0; b < bound; ++b) {
+    Lane& l = f.lanes[order_[b]];
+    l.rate = lane_cap_bytes_per_ns_;
+    l.share = static_cast<double>(l.sharing.size());
+  }
+}
+
+void ProcessorSharingLink::serve(InFlight& f, double t_ns, size_t except) {
+  if (!(t_ns > f.now_ns)) return;
+  for (size_t j = 0; j < f.lanes.size(); ++j) {
+    Lane& l = f.lanes[j];
+    if (j != except && l.share > 0) l.served += (t_ns - f.now_ns) * l.rate / l.share;
+  }
+}
+
+ProcessorSharingLink::Event ProcessorSharingLink::next_event(const InFlight& f) {
+  Event end{kInf, 0};
+  size_t id = 0;
+  for (size_t j = 0; j < f.lanes.size(); ++j) {
+    const Lane& l = f.lanes[j];
+    if (l.sharing.empty()) continue;
+    const double t = f.now_ns + (l.sharing.top().first - l.served) * l.share / l.rate;
+    if (t < end.t_ns || (t == end.t_ns && l.sharing.top().second < id)) {
+      end = Event{t, j};
+      id = l.sharing.top().second;
+    }
+  }
   const double join = f.latent.empty() ? kInf : f.latent.front().first;
-  if (join <= next) {
+  return join <= end.t_ns && join < kInf ? Event{join, kJoin} : end;
+}
+
+size_t ProcessorSharingLink::apply(InFlight& f, const Event& e) const {
+  if (e.lane == kJoin) {
     // (A flow added a hair before the clock, SimGrid's wake-up rounding,
     // joins now.)
-    if (n > 0 && join > f.now_ns) f.served += (join - f.now_ns) * bytes_per_ns_ / n;
-    f.now_ns = std::max(f.now_ns, join);
+    serve(f, e.t_ns);
+    f.now_ns = std::max(f.now_ns, e.t_ns);
     const size_t id = f.latent.front().second;
     f.latent.pop_front();
-    f.sharing.emplace(f.served + bytes_[id], id);
+    Lane& l = f.lanes[lane_[id]];
+    l.sharing.emplace(l.served + bytes_[id], id);
+    share(f);
     return kJoined;
   }
-  const auto [tag, id] = f.sharing.top();
-  f.sharing.pop();
-  f.served = tag;
-  f.now_ns = next;
+  Lane& l = f.lanes[e.lane];
+  const auto [tag, id] = l.sharing.top();
+  l.sharing.pop();
+  serve(f, e.t_ns, e.lane);
+  l.served = tag;
+  f.now_ns = e.t_ns;
+  share(f);
   return id;
 }
 
 double ProcessorSharingLink::next_event_ns() const {
-  return next_event(f_);
+  return next_event(f_).t_ns;
 }
 
 double ProcessorSharingLink::earliest_end_ns(size_t id) const {
   if (ended(id)) return end_ns_[id];
-  InFlight f = f_;  // the flows in flight only
+  // The flows in flight only, copied into storage kept between calls (the
+  // copy reuses its allocations: polling's groups ask once per flow).
+  InFlight& f = look_ahead_;
+  f = f_;
   while (true) {
-    const double next = next_event(f);
-    if (next == kInf) return kInf;  // only a bug: a flow added always ends
-    if (apply(f, next) == id) return next;
+    const Event e = next_event(f);
+    if (e.t_ns == kInf) return kInf;  // only a bug: a flow added always ends
+    if (apply(f, e) == id) return e.t_ns;
   }
 }
 
@@ -73,33 +148,40 @@ bool ProcessorSharingLink::ended(size_t id) const {
   return !std::isnan(end_ns_[id]);
 }
 
-bool ProcessorSharingLink::step(double limit_ns) {
-  const double next = next_event(f_);
-  if (next > limit_ns || next == kInf) return false;
-  const size_t id = apply(f_, next);
-  if (id != kJoined) end_ns_[id] = next;
-  return true;
+size_t ProcessorSharingLink::step(double limit_ns) {
+  const Event e = next_event(f_);
+  if (e.t_ns > limit_ns || e.t_ns == kInf) return kNone;
+  const size_t id = apply(f_, e);
+  if (id != kJoined) end_ns_[id] = e.t_ns;
+  return id;
 }
 
 void ProcessorSharingLink::advance(double t_ns) {
-  while (step(t_ns)) {
+  while (step(t_ns) != kNone) {
   }
-  if (t_ns > f_.now_ns) {
-    if (!f_.sharing.empty()) {
-      f_.served += (t_ns - f_.now_ns) * bytes_per_ns_ / static_cast<double>(f_.sharing.size());
-    }
-    f_.now_ns = t_ns;
-  }
+  serve(f_, t_ns);
+  f_.now_ns = std::max(f_.now_ns, t_ns);
 }
 
 double ProcessorSharingLink::end_ns(size_t id) {
   while (std::isnan(end_ns_[id])) {
-    if (!step(kInf)) {  // a flow added always ends: only a bug gets here
+    if (step(kInf) == kNone) {  // a flow added always ends: only a bug gets here
       std::fprintf(stderr, "%s:%d: flow %zu never ends\n", __FILE__, __LINE__, id);
       std::abort();
     }
   }
   return end_ns_[id];
+}
+
+size_t ProcessorSharingLink::next_end() {
+  while (true) {
+    const size_t id = step(kInf);
+    if (id == kNone) {  // the caller waits for a flow in flight: only a bug gets here
+      std::fprintf(stderr, "%s:%d: no flow in flight\n", __FILE__, __LINE__);
+      std::abort();
+    }
+    if (id != kJoined) return id;
+  }
 }
 
 }  // namespace xferlab::sim

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace xferlab::sim {
 namespace {
 
@@ -94,6 +96,50 @@ TEST(ProcessorSharingLink, EarliestEndIsTheEndWithoutMoreFlowsAndOnlyMovesLater)
   EXPECT_TRUE(link.ended(a));
   EXPECT_NEAR(link.earliest_end_ns(a), link.end_ns(a), kTol);
   EXPECT_NEAR(link.earliest_end_ns(b), link.end_ns(b), kTol);
+}
+
+// Capped lanes, 1 B/ns, no latency, caps 0.6 B/ns. A (600 B) and B (3000
+// B) on lane 0, C (3000 B) on lane 1, all at 0: lane 0 binds first (0.6 / 2
+// below the level 1 / 3), 0.3 each; C takes the 0.4 left. A ends at 2000
+// (B and C have 600 and 800); then 0.5 each, below the cap: C ends at
+// 2000 + 2200 / 0.5 = 6400, B (200 B left) alone at its cap: 6733.33.
+TEST(ProcessorSharingLink, CappedLanesBindAndRelease) {
+  ProcessorSharingLink link(1e9, 0, 2, 0.6e9);
+  const size_t a = link.add(0, 600, 0);
+  const size_t b = link.add(0, 3000, 0);
+  const size_t c = link.add(0, 3000, 1);
+  EXPECT_NEAR(link.end_ns(a), 2000, kTol);
+  EXPECT_NEAR(link.end_ns(c), 6400, kTol);
+  EXPECT_NEAR(link.end_ns(b), 6400 + 200 / 0.6, 1e-6);
+}
+
+// Every lane capped below the link: the lanes' caps alone set the rates
+// (2 flows at 0.2 each on lane 0, one at 0.4 on lane 1: 0.8 of 1 B/ns).
+TEST(ProcessorSharingLink, CapsBelowTheLinkLeaveItIdle) {
+  ProcessorSharingLink link(1e9, 100, 2, 0.4e9);
+  const size_t a = link.add(0, 1000, 0);
+  const size_t b = link.add(0, 1000, 0);
+  const size_t c = link.add(0, 1000, 1);
+  EXPECT_EQ(link.next_end(), c);
+  EXPECT_NEAR(link.end_ns(c), 100 + 2500, kTol);
+  // A and B have 500 B left, still 0.2 each.
+  EXPECT_NEAR(link.end_ns(a), 100 + 5000, kTol);
+  EXPECT_NEAR(link.end_ns(b), 100 + 5000, kTol);
+}
+
+// Caps that never bind give the single queue's ends: the flows of
+// FlowsStartedTogetherShareEqually spread over 3 lanes capped above the link.
+TEST(ProcessorSharingLink, CapsThatNeverBindAreOneQueue) {
+  for (double cap : {2e9, std::numeric_limits<double>::infinity()}) {
+    ProcessorSharingLink link(1e9, 1000, 3, cap);
+    const size_t a = link.add(0, 4000, 0);
+    const size_t b = link.add(0, 4000, 1);
+    const size_t c = link.add(0, 2000, 2);
+    EXPECT_EQ(link.next_end(), c);
+    EXPECT_NEAR(link.end_ns(c), 1000 + 6000, kTol);
+    EXPECT_NEAR(link.end_ns(a), 1000 + 6000 + 4000, kTol);
+    EXPECT_NEAR(link.end_ns(b), 1000 + 6000 + 4000, kTol);
+  }
 }
 
 }  // namespace

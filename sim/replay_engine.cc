@@ -9,10 +9,12 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <simgrid/s4u.hpp>
+#include <tuple>
 #include <unordered_map>
 
 #include "common/phase_log.h"
@@ -31,6 +33,8 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 constexpr double kNsPerS = 1e9;
+// Relative gap below which two times are one (float rounding, a few hundred ulps).
+constexpr double kTieRelative = 1e-13;
 
 double now_ns() {
   return sg4::Engine::get_clock() * kNsPerS;
@@ -54,8 +58,9 @@ struct Run {
   // Per GPU: GPUs its replay stands for (replica folding; 0 = folded into
   // an earlier GPU with the same kernels, not replayed).
   std::vector<uint32_t> weight;
-  // Inline, hardware and polling at 2 GPUs: bandwidth of the link each
+  // Inline, hardware, cdp and polling at 2 GPUs: bandwidth of the link each
   // GPU's flows have to themselves (ProcessorSharingLink); 0 = SimGrid comms.
+  // cdp's link has the source lanes in front (their caps).
   double isolated_link_bw = 0;
 
   void span(std::string name, const char* cat, uint32_t gpu, TimelineTrack track, uint32_t index,
@@ -126,6 +131,7 @@ struct Flight {
   size_t link_flow = 0;  // its id on `link`
   bool shared_link = false;
   bool earliest_end = false;  // shared link: wait by earliest_end_ns, not by events
+  bool tie_is_now = false;    // link: an end a hair after the clock is now (CDP children)
 
   double end_ns() const {
     return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
@@ -166,7 +172,9 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
            wire,    lane,     run.cursor()};
   if (link != nullptr) {
     f.link = link;
-    f.link_flow = link->add(f.start_ns, static_cast<double>(bytes));
+    // A link without lanes (one queue: inline, polling, hardware's
+    // channels whose caps never bind) takes every flow as one lane's.
+    f.link_flow = link->add(f.start_ns, static_cast<double>(bytes), link->lanes() > 1 ? lane : 0);
   } else {
     // On a mesh a copy to every peer goes through the GPU's fan-out sink.
     f.comm = to.copies > 1 && run.platform.has_fan_out_sinks()
@@ -207,7 +215,12 @@ void finish_flight(Run& run, Flight& f) {
       run.sleep_until(t);
       f.link->advance(t);
     }
-    run.sleep_until(f.end_ns());
+    // A CDP child's end that float rounding puts a hair after the clock (a
+    // tie with the child waited for last) is now: SimGrid takes a sleep
+    // shorter than its time precision as that precision (1 ns), and the
+    // next child would start that late, and every child after it.
+    const double end = f.end_ns();
+    run.sleep_until(f.tie_is_now && end - now_ns() <= kTieRelative * end ? now_ns() : end);
   } else {
     f.comm->wait();
   }
@@ -224,7 +237,10 @@ void finish_flight(Run& run, Flight& f) {
 // finish_first_child: waits until every copy of one of `children` (each a
 // CDP child's copies in flight) has ended, copy by copy in the order they
 // end, and removes that child: a child's grid ends with its last copy.
-void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children) {
+// `link`: the children's copies are flows of that link (isolated CDP
+// children), which only this producer adds to.
+void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children,
+                        ProcessorSharingLink* link) {
   // Activity::wait_any, not Comm::wait_any: the same call underneath, without
   // Comm's copy of the list through a dynamic_pointer_cast per comm (a
   // dynamic_cast across libsimgrid, strcmp of type names: 15% of a 2-GPU
@@ -232,16 +248,38 @@ void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children) {
   // handler for network failures, which these platforms never inject.
   std::vector<sg4::ActivityPtr> comms;
   std::vector<std::pair<size_t, size_t>> where;  // child, copy of each comm
-  while (true) {
-    comms.clear();
-    where.clear();
+  // first_copy: the first copy, in the children's order, that `pred` holds
+  // for (child, copy), or children.size() when none does.
+  auto first_copy = [&children](auto pred) -> std::pair<size_t, size_t> {
     for (size_t c = 0; c < children.size(); ++c) {
       for (size_t j = 0; j < children[c].size(); ++j) {
-        comms.push_back(children[c][j].comm);
-        where.emplace_back(c, j);
+        if (pred(children[c][j])) return {c, j};
       }
     }
-    const auto [c, j] = where[static_cast<size_t>(sg4::Activity::wait_any(comms))];
+    return {children.size(), 0};
+  };
+  while (true) {
+    size_t c = 0, j = 0;
+    if (link != nullptr) {
+      // As wait_any: the first copy that has ended by now, else the next
+      // one to end (every flow not ended yet is a running child's copy).
+      link->advance(now_ns());
+      std::tie(c, j) = first_copy([link](const Flight& f) { return link->ended(f.link_flow); });
+      if (c == children.size()) {
+        const size_t id = link->next_end();
+        std::tie(c, j) = first_copy([id](const Flight& f) { return f.link_flow == id; });
+      }
+    } else {
+      comms.clear();
+      where.clear();
+      for (size_t ci = 0; ci < children.size(); ++ci) {
+        for (size_t ji = 0; ji < children[ci].size(); ++ji) {
+          comms.push_back(children[ci][ji].comm);
+          where.emplace_back(ci, ji);
+        }
+      }
+      std::tie(c, j) = where[static_cast<size_t>(sg4::Activity::wait_any(comms))];
+    }
     std::deque<Flight>& copies = children[c];
     finish_flight(run, copies[j]);
     copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(j));
@@ -436,6 +474,16 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const std::vector<Target> ds = targets(run, k);
   const auto resident = static_cast<size_t>(run.machine->gpu.max_resident_grids);
+  // Where the GPU's flows have a link of their own, it is computed here,
+  // with the lanes' caps in front.
+  std::optional<ProcessorSharingLink> isolated;
+  if (run.isolated_link_bw > 0 && !ds.empty()) {
+    isolated.emplace(
+        run.isolated_link_bw, run.machine->path_latency_ns(k.gpu, ds.front().dst),
+        std::max(run.lanes, 1u),
+        run.lanes > 0 ? run.lane_cap_bytes_per_s : std::numeric_limits<double>::infinity());
+  }
+  ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
   std::deque<std::deque<Flight>> children;  // running, each with its copies in flight
   const std::vector<double> starts = proact::cdp_child_starts(c, k, kb);
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
@@ -443,7 +491,9 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     run.step(kb + ch.ready_ns, Cause::kCompute, k.gpu);
     // Every grid slot taken: the child starts when the first running one
     // ends (launches keep their own pace; only the child's start moves).
-    while (!children.empty() && children.size() >= resident) finish_first_child(run, children);
+    while (!children.empty() && children.size() >= resident) {
+      finish_first_child(run, children, link);
+    }
     run.wait(starts[i], Cause::kLaunch, k.gpu);
     const double payload = static_cast<double>(ch.size_bytes);
     const WireCost cost = agent_copy(*run.machine, payload);
@@ -452,7 +502,8 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     if (ds.empty()) continue;  // no peer to copy to
     children.emplace_back();
     for (Target d : ds) {
-      children.back().push_back(start_flight(run, k.gpu, lane, d, i, payload, cost));
+      children.back().push_back(start_flight(run, k.gpu, lane, d, i, payload, cost, link));
+      children.back().back().tie_is_now = true;
     }
   }
   const double ke = kb + k.duration_ns;
@@ -734,6 +785,12 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
         (options.mechanism == Mechanism::kHardware && !lanes_bind)) {
       run.isolated_link_bw = bw;
     }
+    // cdp: each child's flow crosses its lane's cap link (child i on lane
+    // i mod lanes), which carries only that lane's children, and then the
+    // GPU's bottleneck: max-min over the caps and the link, which
+    // ProcessorSharingLink's capped lanes compute (docs/sim.md, "Isolated
+    // CDP children").
+    if (options.mechanism == Mechanism::kCdp) run.isolated_link_bw = bw;
     // polling at 2 GPUs: every agent group sends from the GPU's one lane,
     // so each flow crosses its cap link and the GPU's own bottleneck, both
     // carrying exactly the GPU's flows: max-min gives each flow
