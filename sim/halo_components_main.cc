@@ -9,7 +9,10 @@
 // kEagerLimitBytes), and the medians the replay is built from (µs): that
 // message's MPI latency (peer messages of that size only) and Isend call,
 // the self Isend of the same size, the host-driven phases, the proxy's GPU
-// front (sa/ki) and the iteration validate compares with.
+// front (sa/ki) and the iteration validate compares with; then the workload's
+// latency line (a, b over every message, pooled per size) and, for stream /
+// stacked, the notification loop's ready base, stacked's joint long pack and
+// the GPU-to-CPU notification (docs/halo_sim.md, "Stacked 400^3: ...").
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -65,7 +68,12 @@ int main(int argc, char** argv) {
                {"wait_recv_us", 3},
                {"unpack_us", 3},
                {"proxy_front_us", 3},
-               {"progress_ns_per_byte", 4}});
+               {"progress_ns_per_byte", 4},
+               {"line_a_us", 3},
+               {"line_b_ns_per_byte", 4},
+               {"ready_base_us", 3},
+               {"ready_long_us", 3},
+               {"notify_us", 3}});
   for (const std::string& path : traces) {
     Result<sim::HaloRun> run = sim::load_halo_run(path);
     if (!run.ok()) {
@@ -83,6 +91,7 @@ int main(int argc, char** argv) {
       if (m.peer != t.rank) peer = std::max(peer, m.bytes);
     }
     const bool gda = t.variant == "sa" || t.variant == "ki";
+    const bool notify = t.variant == "stream" || t.variant == "stacked";
     auto us = [](double ns) { return ns / 1000; };
     auto phase = [&](const char* p) { return gda ? NAN : us(run->phase_ns(p)); };
     table.add_row(
@@ -92,7 +101,9 @@ int main(int argc, char** argv) {
          us(peer_latency_ns(*run, peer)), us(w->isend_peer.at(peer)),
          w->isend_self.empty() ? NAN : us(w->isend_self.at(peer)), phase("pack"),
          phase("post_send"), phase("wait_recv"), phase("unpack"), gda ? us(w->proxy_front_ns) : NAN,
-         w->progress_ns_per_byte});
+         w->progress_ns_per_byte, us(w->mpi.a_ns), w->mpi.b_ns_per_byte,
+         notify ? us(w->ready_base_ns) : NAN, notify ? us(w->ready_long_ns) : NAN,
+         notify ? us(w->notify_gpu_to_cpu_ns) : NAN});
   }
   table.write_csv(std::cout);
   return 0;
