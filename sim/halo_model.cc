@@ -380,13 +380,23 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
 // late_start_ns: diagnosis only (docs/halo_sim.md, "2 -> 4 ranks: the ranks
 // run out of step"): XFERLAB_HALO_LATE_START_NS=S (ns, >= 0) starts every
 // rank at an odd y of the rank grid S ns late, and simulate_halo prints each
-// simulated rank's marks (µs) to stderr; unset or not a number >= 0: 0, off.
+// simulated rank's marks (µs) to stderr; unset: 0, off. Any other value is
+// an error of simulate_halo (checked_late_start_ns), never a silent 0.
 namespace {
-double late_start_ns() {
-  const char* v = std::getenv("XFERLAB_HALO_LATE_START_NS");
+constexpr const char* kLateStartVar = "XFERLAB_HALO_LATE_START_NS";
+Result<double> checked_late_start_ns() {
+  const char* v = std::getenv(kLateStartVar);
+  if (!v) return 0.0;
   char* end = nullptr;
-  const double ns = v ? std::strtod(v, &end) : 0;
-  return v && end != v && *end == '\0' && std::isfinite(ns) && ns >= 0 ? ns : 0;
+  const double ns = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !std::isfinite(ns) || ns < 0) {
+    return make_error(std::string(kLateStartVar) + "='" + v + "' is not a number of ns >= 0");
+  }
+  return ns;
+}
+double late_start_ns() {
+  const Result<double> ns = checked_late_start_ns();
+  return ns.ok() ? *ns : 0;
 }
 }  // namespace
 
@@ -843,6 +853,7 @@ HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
 Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
                                  const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
                                  HaloDetail detail) {
+  if (Result<double> late = checked_late_start_ns(); !late.ok()) return late.error();
   HaloMarks marks;
   TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail);
   Result<TaskTimes> t = run_task_graph_isolated(tg);

@@ -216,6 +216,30 @@ HaloWorkload synthetic(const std::string& variant) {
 // messages in flight; ranks do not share engines. Faces of 32*32*8 = 8192 B
 // (4096 B of payload), 7-point pattern, one node, the latency line flat at
 // 1 us and an engine of 10 ns/B (4096 B alone: 40.96 us).
+// The diagnosis switch XFERLAB_HALO_LATE_START_NS (docs/halo_sim.md, "2 -> 4
+// ranks: the ranks run out of step"): a malformed value is an error naming
+// the variable, not a silent 0; a valid one is accepted.
+TEST(HaloModel, LateStartSwitchRejectsMalformedValues) {
+  HaloWorkload w = synthetic("baseline");
+  const HaloGeometry g{.procs = {2, 2, 1}, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+  HaloNetwork net;
+  net.ranks_per_node = g.ranks();
+  auto run = [&] { return simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{}); };
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_LATE_START_NS"), 0);
+  Result<HaloPhases> base = run();
+  ASSERT_TRUE(base.ok());
+  for (const char* bad : {"abc", "-5", "1e400", "12us", ""}) {
+    ASSERT_EQ(setenv("XFERLAB_HALO_LATE_START_NS", bad, 1), 0);
+    Result<HaloPhases> p = run();
+    ASSERT_FALSE(p.ok()) << bad;
+    EXPECT_NE(p.error().message.find("XFERLAB_HALO_LATE_START_NS='"), std::string::npos) << bad;
+  }
+  ASSERT_EQ(setenv("XFERLAB_HALO_LATE_START_NS", "50000", 1), 0);
+  Result<HaloPhases> late = run();
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_LATE_START_NS"), 0);
+  EXPECT_TRUE(late.ok());
+}
+
 TEST(HaloModel, RendezvousPayloadSharesEachRanksProgressEngine) {
   HaloWorkload w = synthetic("baseline");
   w.mpi = {1000, 0};
