@@ -3,11 +3,13 @@
 #include "sim/halo_bound.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <string_view>
 
 #include "common/csv.h"
 #include "common/table.h"
@@ -118,6 +120,34 @@ Result<LaunchRepeats> read_launch_repeats(const std::string& dir) {
   return out;
 }
 
+namespace {
+// natural_less: text order, but digit runs compare as numbers ("run9" <
+// "run11"; "2026-11-27_h100x2_run9" < "2026-11-27_h100x2_run11").
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string_view da = std::string_view(a).substr(i, ie - i);
+      const std::string_view db = std::string_view(b).substr(j, je - j);
+      const size_t za = da.find_first_not_of('0'), zb = db.find_first_not_of('0');
+      const std::string_view na = za == std::string_view::npos ? "" : da.substr(za);
+      const std::string_view nb = zb == std::string_view::npos ? "" : db.substr(zb);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie, j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+}  // namespace
+
 Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
   // Every run's repeats are read (a malformed repeats.csv is an error
   // wherever it is); those with 2-rank held-out cases are the bound's.
@@ -133,7 +163,8 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
     }
     if (in_bound_set(c)) runs[run_index[c.dir]].two_rank_held_out = true;
   }
-  // Bound runs (launches >= kBoundMinLaunches) get a column each, in order.
+  // Bound runs (launches >= kBoundMinLaunches) get a column each, in the
+  // runs' natural order (run9 before run11), which is how a reader counts them.
   std::vector<size_t> column_of(runs.size(), SIZE_MAX);
   std::vector<size_t> bound_runs;
   int min_launches = 0, max_launches = 0;
@@ -142,11 +173,13 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
     any = any || runs[r].two_rank_held_out;
     const int n = runs[r].repeats.launches;
     if (!runs[r].two_rank_held_out || n < kBoundMinLaunches) continue;
-    column_of[r] = bound_runs.size();
     bound_runs.push_back(r);
     min_launches = bound_runs.size() == 1 ? n : std::min(min_launches, n);
     max_launches = std::max(max_launches, n);
   }
+  std::stable_sort(bound_runs.begin(), bound_runs.end(),
+                   [&](size_t a, size_t b) { return natural_less(runs[a].run, runs[b].run); });
+  for (size_t i = 0; i < bound_runs.size(); ++i) column_of[bound_runs[i]] = i;
   if (!any) return std::string();
   // Per held-out (variant, size): the error of each bound run.
   std::vector<std::pair<std::string, std::string>> order;  // (variant, size)

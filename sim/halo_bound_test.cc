@@ -157,6 +157,27 @@ TEST(HaloBoundText, MedianAndMaxPerVariantAndSizeOverMedianRunsOnly) {
   EXPECT_EQ(t->find("+40"), std::string::npos) << *t;
 }
 
+// Columns follow the runs' natural order (run9 before run11 before run14),
+// whatever order validate met them in, and each error stays with its run.
+TEST(HaloBoundText, RunsInNaturalOrder) {
+  std::vector<HaloBoundCase> cases;
+  const std::vector<std::pair<std::string, double>> runs = {
+      {"x_run11", 11}, {"x_run14", 14}, {"x_run9", 9}, {"x_run010", 10}};
+  for (const auto& [name, e] : runs) {
+    cases.push_back(held_out(run_dir(name, std::string(kHeader) + three("sa", "gpus2_400")), "sa",
+                             "400", e));
+  }
+  Result<std::string> t = halo_bound_text(cases);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_NE(t->find("runs (error_per_run_pct in this order): x_run9 (median of 3), x_run010 "
+                    "(median of 3), x_run11 (median of 3), x_run14 (median of 3)\n"),
+            std::string::npos)
+      << *t;
+  EXPECT_NE(squeezed(*t).find("\nsa 400 +9.0 / +10.0 / +11.0 / +14.0 10.5 14.0 not met\n"),
+            std::string::npos)
+      << *t;
+}
+
 TEST(HaloBoundText, FewerThanThreeLaunchesIsLeftOutNotAnError) {
   const std::string two = run_dir("two_launches", std::string(kHeader) +
                                                       "sa,gpus2_400,halo.csv,rep1,100,yes,2\n"
