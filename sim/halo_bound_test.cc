@@ -164,8 +164,8 @@ TEST(HaloBoundText, RunsInNaturalOrder) {
   const std::vector<std::pair<std::string, double>> runs = {
       {"x_run11", 11}, {"x_run14", 14}, {"x_run9", 9}, {"x_run010", 10}};
   for (const auto& [name, e] : runs) {
-    cases.push_back(held_out(run_dir(name, std::string(kHeader) + three("sa", "gpus2_400")), "sa",
-                             "400", e));
+    cases.push_back(
+        held_out(run_dir(name, std::string(kHeader) + three("sa", "gpus2_400")), "sa", "400", e));
   }
   Result<std::string> t = halo_bound_text(cases);
   ASSERT_TRUE(t.ok()) << t.error().message;

@@ -94,16 +94,27 @@ int main(int argc, char** argv) {
     const bool notify = t.variant == "stream" || t.variant == "stacked";
     auto us = [](double ns) { return ns / 1000; };
     auto phase = [&](const char* p) { return gda ? NAN : us(run->phase_ns(p)); };
-    table.add_row(
-        {std::filesystem::relative(path).string(), t.variant,
-         t.label.substr(t.label.rfind('_') + 1), int64_t{t.ranks}, static_cast<int64_t>(peer),
-         std::string(peer > sim::kEagerLimitBytes ? "yes" : "no"), us(run->iteration_ns()),
-         us(peer_latency_ns(*run, peer)), us(w->isend_peer.at(peer)),
-         w->isend_self.empty() ? NAN : us(w->isend_self.at(peer)), phase("pack"),
-         phase("post_send"), phase("wait_recv"), phase("unpack"), gda ? us(w->proxy_front_ns) : NAN,
-         w->progress_ns_per_byte, us(w->mpi.a_ns), w->mpi.b_ns_per_byte,
-         notify ? us(w->ready_base_ns) : NAN, notify ? us(w->ready_long_ns) : NAN,
-         notify ? us(w->notify_gpu_to_cpu_ns) : NAN});
+    table.add_row({std::filesystem::relative(path).string(),
+                   t.variant,
+                   t.label.substr(t.label.rfind('_') + 1),
+                   int64_t{t.ranks},
+                   static_cast<int64_t>(peer),
+                   std::string(peer > sim::kEagerLimitBytes ? "yes" : "no"),
+                   us(run->iteration_ns()),
+                   us(peer_latency_ns(*run, peer)),
+                   us(w->isend_peer.at(peer)),
+                   w->isend_self.empty() ? NAN : us(w->isend_self.at(peer)),
+                   phase("pack"),
+                   phase("post_send"),
+                   phase("wait_recv"),
+                   phase("unpack"),
+                   gda ? us(w->proxy_front_ns) : NAN,
+                   w->progress_ns_per_byte,
+                   us(w->mpi.a_ns),
+                   w->mpi.b_ns_per_byte,
+                   notify ? us(w->ready_base_ns) : NAN,
+                   notify ? us(w->ready_long_ns) : NAN,
+                   notify ? us(w->notify_gpu_to_cpu_ns) : NAN});
   }
   table.write_csv(std::cout);
   return 0;
