@@ -33,8 +33,6 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 constexpr double kNsPerS = 1e9;
-// Relative gap below which two times are one (float rounding, a few hundred ulps).
-constexpr double kTieRelative = 1e-13;
 
 double now_ns() {
   return sg4::Engine::get_clock() * kNsPerS;
@@ -69,7 +67,26 @@ struct Run {
     result.timeline.push_back(
         Span{std::move(name), cat, gpu, track, index, start_ns, end_ns - start_ns});
   }
+  // A producer whose flows are all on a link it alone adds to (isolated
+  // inline and cdp) keeps its clock here between begin_own_clock and
+  // end_own_clock instead of sleeping in SimGrid at every step: no other
+  // actor sees its times until it ends, and it makes no SimGrid call until
+  // then; at the end it sleeps once, to its clock. NaN: SimGrid's clock.
+  // Also exact where SimGrid's is not: SimGrid makes a sleep shorter than
+  // its time precision last that precision (1 ns).
+  double own_clock_ns = std::numeric_limits<double>::quiet_NaN();
+  double now() const { return std::isnan(own_clock_ns) ? now_ns() : own_clock_ns; }
+  void begin_own_clock() { own_clock_ns = now_ns(); }
+  void end_own_clock() {
+    const double end = own_clock_ns;
+    own_clock_ns = std::numeric_limits<double>::quiet_NaN();
+    sleep_until(end);
+  }
   void sleep_until(double t_ns) {
+    if (!std::isnan(own_clock_ns)) {
+      own_clock_ns = std::max(own_clock_ns, t_ns);
+      return;
+    }
     ++result.activities;
     if (t_ns > now_ns()) reap();
     sleep_until_ns(t_ns);
@@ -131,7 +148,6 @@ struct Flight {
   size_t link_flow = 0;  // its id on `link`
   bool shared_link = false;
   bool earliest_end = false;  // shared link: wait by earliest_end_ns, not by events
-  bool tie_is_now = false;    // link: an end a hair after the clock is now (CDP children)
 
   double end_ns() const {
     return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
@@ -168,8 +184,8 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
                     double payload, const WireCost& cost, ProcessorSharingLink* link = nullptr) {
   const double wire = cost.wire_bytes * to.copies;
   auto bytes = static_cast<uint64_t>(std::llround(wire));
-  Flight f{nullptr, now_ns(), src,         to.dst, chunk, to.copies, payload * to.copies,
-           wire,    lane,     run.cursor()};
+  Flight f{nullptr,   run.now(),           src,  to.dst, chunk,
+           to.copies, payload * to.copies, wire, lane,   run.cursor()};
   if (link != nullptr) {
     f.link = link;
     // A link without lanes (one queue: inline, polling, hardware's
@@ -215,17 +231,12 @@ void finish_flight(Run& run, Flight& f) {
       run.sleep_until(t);
       f.link->advance(t);
     }
-    // A CDP child's end that float rounding puts a hair after the clock (a
-    // tie with the child waited for last) is now: SimGrid takes a sleep
-    // shorter than its time precision as that precision (1 ns), and the
-    // next child would start that late, and every child after it.
-    const double end = f.end_ns();
-    run.sleep_until(f.tie_is_now && end - now_ns() <= kTieRelative * end ? now_ns() : end);
+    run.sleep_until(f.end_ns());
   } else {
     f.comm->wait();
   }
   explain_flight(run, f);
-  double end = now_ns();
+  double end = run.now();
   run.busy.emplace_back(f.start_ns, end);
   if (!run.options.record_timeline) return;
   const std::string to =
@@ -263,7 +274,7 @@ void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children,
     if (link != nullptr) {
       // As wait_any: the first copy that has ended by now, else the next
       // one to end (every flow not ended yet is a running child's copy).
-      link->advance(now_ns());
+      link->advance(run.now());
       std::tie(c, j) = first_copy([link](const Flight& f) { return link->ended(f.link_flow); });
       if (c == children.size()) {
         const size_t id = link->next_end();
@@ -363,6 +374,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
   if (run.isolated_link_bw > 0 && !plan.targets.empty()) {
     link.emplace(run.isolated_link_bw,
                  run.machine->path_latency_ns(k.gpu, plan.targets.front().dst));
+    run.begin_own_clock();  // the link is its only shared state
   }
   std::vector<std::vector<Flight>> writing(k.chunks.size());  // started, not yet ready
   std::deque<Flight> written;                                 // ready, maybe undelivered
@@ -379,14 +391,14 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
     run.wait(kb + stall_ns + k.chunks[i].ready_ns, Cause::kCompute, k.gpu);
     for (Flight& f : writing[i]) written.push_back(f);
     writing[i].clear();
-    const double wait_from = now_ns();
+    const double wait_from = run.now();
     while (written.size() > plan.window) {
       finish_flight(run, written.front());
       written.pop_front();
     }
-    if (now_ns() > wait_from) {
-      run.span("stall", "stall", k.gpu, TimelineTrack::kStream, 0, wait_from, now_ns());
-      stall_ns += now_ns() - wait_from;
+    if (run.now() > wait_from) {
+      run.span("stall", "stall", k.gpu, TimelineTrack::kStream, 0, wait_from, run.now());
+      stall_ns += run.now() - wait_from;
     }
   };
   plan.walk(k, start, ready);
@@ -394,6 +406,7 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
   run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   finish_all(run, written);
+  if (link) run.end_own_clock();
 }
 
 // polling: a persistent agent takes polling_sm_share of the SMs (the kernel
@@ -484,7 +497,8 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
         run.lanes > 0 ? run.lane_cap_bytes_per_s : std::numeric_limits<double>::infinity());
   }
   ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
-  std::deque<std::deque<Flight>> children;  // running, each with its copies in flight
+  if (link != nullptr) run.begin_own_clock();  // the link is its only shared state
+  std::deque<std::deque<Flight>> children;     // running, each with its copies in flight
   const std::vector<double> starts = proact::cdp_child_starts(c, k, kb);
   for (uint32_t i = 0; i < k.chunks.size(); ++i) {
     const ChunkInput& ch = k.chunks[i];
@@ -503,13 +517,13 @@ void run_cdp(Run& run, const KernelInput& k, double kb) {
     children.emplace_back();
     for (Target d : ds) {
       children.back().push_back(start_flight(run, k.gpu, lane, d, i, payload, cost, link));
-      children.back().back().tie_is_now = true;
     }
   }
   const double ke = kb + k.duration_ns;
   run.wait(ke, Cause::kCompute, k.gpu);
   run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
   for (std::deque<Flight>& copies : children) finish_all(run, copies);
+  if (link != nullptr) run.end_own_clock();
 }
 
 using proact::counter_triggers;
