@@ -805,11 +805,11 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
     // ProcessorSharingLink's capped lanes compute (docs/sim.md, "Isolated
     // CDP children").
     if (options.mechanism == Mechanism::kCdp) run.isolated_link_bw = bw;
-    // polling at 2 GPUs: every agent group sends from the GPU's one lane,
-    // so each flow crosses its cap link and the GPU's own bottleneck, both
-    // carrying exactly the GPU's flows: max-min gives each flow
-    // min(cap, bw) / flows, processor sharing at min(cap, bw).
-    if (options.mechanism == Mechanism::kPolling && machine.num_gpus == 2 && run.lanes <= 1) {
+    // polling: every agent group sends from the GPU's one lane, so each
+    // flow crosses its cap link and the GPU's own bottleneck, both carrying
+    // exactly the GPU's flows: max-min gives each flow min(cap, bw) /
+    // flows, processor sharing at min(cap, bw).
+    if (options.mechanism == Mechanism::kPolling && run.lanes <= 1) {
       run.isolated_link_bw = run.lanes == 1 ? std::min(bw, run.lane_cap_bytes_per_s) : bw;
     }
   }

@@ -700,6 +700,49 @@ TEST(ReplayEngine, IsolatedPollingAtTwoGpusMatchesSimGridComms) {
   }
 }
 
+// Polling above 2 GPUs with fan-out aggregation (4 GPUs on a switch and on
+// a mesh): a GPU's agent groups send one flow of 3 copies per item from its
+// one lane through its own port (or fan-out link), the one-bottleneck
+// system of 2 GPUs; against one comm per destination, the cap above the
+// port, below it and none. As at 2 GPUs the isolated groups wake on
+// SimGrid's 1-ns grid, and SimGrid rounds each comm's end to it (here up to
+// 8 ns a chunk, 9e-6 of e2e); at 1-ps surf/precision (set by hand in
+// create_engine) every chunk agrees to 0.01 ns.
+TEST(ReplayEngine, IsolatedPollingWithFanOutMatchesPerDestinationComms) {
+  const ReplayInput in = replicate_gpus(contended_with_burst(), 4);
+  for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
+    for (double cap : {8e9, 0.6e9, 0.0}) {
+      SCOPED_TRACE(std::string(topology == Topology::kSwitch ? "switch" : "mesh") + " cap " +
+                   std::to_string(cap));
+      Machine m = contended_switch(4, topology);
+      m.costs.polling_copy_bw_bytes_per_s = cap;
+      Result<ReplayResult> isolated =
+          simulate_isolated(in, m, ReplayOptions{Mechanism::kPolling, true, true});
+      Result<ReplayResult> fine =
+          simulate_isolated(in, m, ReplayOptions{Mechanism::kPolling, true, false});
+      ASSERT_TRUE(isolated.ok() && fine.ok());
+      const double tol = 1e-4 * fine->end_to_end_ns;
+      EXPECT_NEAR(isolated->end_to_end_ns, fine->end_to_end_ns, tol);
+      EXPECT_NEAR(isolated->exposed_ns, fine->exposed_ns, tol);
+      EXPECT_NEAR(isolated->transfer_busy_ns, fine->transfer_busy_ns, tol);
+      EXPECT_DOUBLE_EQ(isolated->wire_bytes, fine->wire_bytes);
+      EXPECT_DOUBLE_EQ(isolated->payload_bytes, fine->payload_bytes);
+      EXPECT_GT(isolated->exposed_ns, 0);                 // transfers do contend
+      EXPECT_LT(isolated->activities, fine->activities);  // no comms
+      const auto isolated_ends = chunk_ends(*isolated, 1);
+      const auto fine_ends = chunk_ends(*fine, 3);
+      ASSERT_EQ(isolated_ends.size(), 4u * 60);
+      ASSERT_EQ(fine_ends.size(), isolated_ends.size());
+      for (const auto& [chunk, e] : isolated_ends) {
+        const std::vector<double>& f = fine_ends.at(chunk);
+        ASSERT_EQ(e.size(), 2u) << chunk;
+        ASSERT_EQ(f.size(), 2u) << chunk;
+        for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], f[i], 20) << chunk;
+      }
+    }
+  }
+}
+
 // CDP children where a GPU's flows have a bottleneck of their own: at 2 GPUs
 // (one copy per child) and at 4 with fan-out aggregation (one flow of 3
 // copies per child; compared with one comm per destination). Child i runs
