@@ -25,6 +25,8 @@
 #     > docs/halo_sim/validation_run14.csv
 #   xferlab validate traces/real/2026-11-27_h200x2_run15/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run15.csv
+#   xferlab validate traces/real/2026-11-27_h200x4_run16/halo_median5_4rank --format csv \
+#     > docs/halo_sim/validation_run16_4rank.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \
 #     > docs/validation/h100x2_validation.csv
 #   xferlab validate traces/real/2026-11-27_h100x4_validation --format csv \
