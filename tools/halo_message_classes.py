@@ -18,17 +18,9 @@ import bisect
 import statistics
 import sys
 
-from trace_dump_lines import dump_lines
+from trace_dump_lines import MEDIAN_RUNS, dump_records
 
-RUNS = [
-    ("6", "traces/real/2026-11-27_h200x2_run6/halo_median5"),
-    ("9", "traces/real/2026-11-27_h100x2_run9/halo_median5"),
-    ("11", "traces/real/2026-11-27_h100x2_run11/halo_median5"),
-    ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank"),
-    ("13", "traces/real/2026-11-27_h100x4_run13/halo_median5_2rank"),
-    ("14", "traces/real/2026-11-27_h100x2_run14/halo_median5"),
-    ("15", "traces/real/2026-11-27_h200x2_run15/halo_median5"),
-]
+RUNS = MEDIAN_RUNS
 SIZES = ["200", "400", "800"]
 STACKED_LONG_BYTES = 4096
 
@@ -45,12 +37,7 @@ def rank_events(xferlab, path):
     e = {"timed_from": None, "sends": {}, "size": {}, "completes": {}, "waits": [],
          "starts": [], "set": {}, "seen": {}, "bytes": {}}
     last_seen = None
-    for line in dump_lines(xferlab, path, fail)[1:]:
-        f = line.split()
-        if len(f) < 5:
-            continue
-        t, kind = int(f[0]), f[1]
-        d = dict(x.split("=", 1) for x in f[4:] if "=" in x)
+    for t, kind, d in dump_records(xferlab, path, fail):
         flag = d.get("flag", "")
         if kind == "iteration" and e["timed_from"] is None:
             e["timed_from"] = t

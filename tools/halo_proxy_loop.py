@@ -32,16 +32,10 @@ import re
 import statistics
 import sys
 
-from trace_dump_lines import dump_lines
+from trace_dump_lines import MEDIAN_RUNS, dump_lines
 
-RUNS = [
-    ("6", "traces/real/2026-11-27_h200x2_run6/halo_median5"),
-    ("9", "traces/real/2026-11-27_h100x2_run9/halo_median5"),
-    ("11", "traces/real/2026-11-27_h100x2_run11/halo_median5"),
-    ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank"),
-    ("13", "traces/real/2026-11-27_h100x4_run13/halo_median5_2rank"),
-    ("14", "traces/real/2026-11-27_h100x2_run14/halo_median5"),
-]
+# The median-of-5 runs up to run 14 (this study came before run 15).
+RUNS = [r for r in MEDIAN_RUNS if r[0] != "15"]
 # Bytes a rank sends per iteration on 2 ranks (2x1x1; 6 faces, 12 edges, 8
 # corners of 3 doubles per cell): 50^3 / 100^3 / 200^3 blocks.
 SENT = {200: 374592, 400: 1468992, 800: 5817792}

@@ -19,7 +19,7 @@ import statistics
 import sys
 
 from trace_dump_lines import TWO_RANK_RUNS as RUNS
-from trace_dump_lines import dump_lines
+from trace_dump_lines import dump_records
 PEER_SIZES = [24, 1200, 60000]
 SELF_SIZES = [1200, 60000]
 
@@ -33,12 +33,7 @@ def rank_events(xferlab, path):
     wait_begins [t], bytes {(dst, tag): B}) of one rank's trace."""
     timed_from = None
     sends, completes, waits, size = {}, {}, [], {}
-    for line in dump_lines(xferlab, path, fail)[1:]:
-        f = line.split()
-        if len(f) < 5:
-            continue
-        t, kind = int(f[0]), f[1]
-        d = dict(x.split("=", 1) for x in f[4:] if "=" in x)
+    for t, kind, d in dump_records(xferlab, path, fail):
         if kind == "iteration" and timed_from is None:
             timed_from = t
         elif kind == "mpi_post" and d.get("op") == "isend":

@@ -35,7 +35,7 @@ import csv
 import statistics
 import sys
 
-from trace_dump_lines import dump_lines
+from trace_dump_lines import dump_records
 
 RUNS = [
     ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank",
@@ -62,12 +62,7 @@ def iterations(xferlab, path):
     of one rank's trace: the timed iterations (those after an `iteration`
     marker) that ended."""
     its, cur, number = {}, None, None
-    for line in dump_lines(xferlab, path, fail)[1:]:
-        f = line.split()
-        if len(f) < 5:
-            continue
-        t, kind = int(f[0]), f[1]
-        d = dict(x.split("=", 1) for x in f[4:] if "=" in x)
+    for t, kind, d in dump_records(xferlab, path, fail):
         if kind == "iteration":
             number = int(d["iteration"])
         elif kind == "phase_begin" and d.get("phase") == "total":

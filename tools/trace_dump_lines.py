@@ -1,8 +1,9 @@
 """tools/trace_dump_lines.py — what the halo diagnostic scripts beside it
-(halo_box32_breakdown.py, halo_self_copy.py, halo_stream_latency.py) share:
-`xferlab trace dump PATH` as a list of lines, with their one-line errors (a
-missing xferlab or a dump that fails stops the script through `fail`, never
-a traceback), and the 2-rank runs they compare."""
+(halo_box32_breakdown.py, halo_self_copy.py, halo_stream_latency.py,
+halo_message_classes.py, halo_proxy_loop.py, halo_x4_skew.py) share:
+`xferlab trace dump PATH` as a list of lines or of parsed records, with their
+one-line errors (a missing xferlab or a dump that fails stops the script
+through `fail`, never a traceback), and the 2-rank runs they compare."""
 import subprocess
 
 # The 2-rank halo runs with the whole size set (box 24^3 among the boxes):
@@ -15,6 +16,18 @@ TWO_RANK_RUNS = [
     ("12 2-rank", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank"),
 ]
 
+# Every 2-rank median-of-5 run (the runs issue #15's bound counts; run 13 is
+# the 2-rank placement of a 4-GPU lease), in recording order.
+MEDIAN_RUNS = [
+    ("6", "traces/real/2026-11-27_h200x2_run6/halo_median5"),
+    ("9", "traces/real/2026-11-27_h100x2_run9/halo_median5"),
+    ("11", "traces/real/2026-11-27_h100x2_run11/halo_median5"),
+    ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank"),
+    ("13", "traces/real/2026-11-27_h100x4_run13/halo_median5_2rank"),
+    ("14", "traces/real/2026-11-27_h100x2_run14/halo_median5"),
+    ("15", "traces/real/2026-11-27_h200x2_run15/halo_median5"),
+]
+
 
 def dump_lines(xferlab, path, fail):
     try:
@@ -24,3 +37,13 @@ def dump_lines(xferlab, path, fail):
     if run.returncode != 0:
         fail((run.stderr.strip().splitlines() or [f"{path}: trace dump exited {run.returncode}"])[-1])
     return run.stdout.splitlines()
+
+
+def dump_records(xferlab, path, fail):
+    """The dump's events as (t_ns, kind, {key: value}) in order: the fields
+    after the fourth column that are key=value (header and short lines out)."""
+    for line in dump_lines(xferlab, path, fail)[1:]:
+        f = line.split()
+        if len(f) < 5:
+            continue
+        yield int(f[0]), f[1], dict(x.split("=", 1) for x in f[4:] if "=" in x)
