@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <filesystem>
@@ -11,7 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/csv.h"
@@ -292,6 +293,63 @@ void finish_kernels(std::map<uint32_t, std::vector<KernelSpan>>& kernels,
   }
 }
 
+// OpenTimes: begin times by (GPU << 32 | id) of transfers or CTAs whose end
+// is not yet read: open addressing with linear probing, where a node-based
+// hash map allocated and freed a node per pair (~10 ns per event on ALS).
+class OpenTimes {
+ public:
+  // set: the begin time of `key`, replacing an earlier one.
+  void set(uint64_t key, double t) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    size_t i = home(key);
+    while (slots_[i].used && slots_[i].key != key) i = (i + 1) & mask_;
+    if (!slots_[i].used) ++size_;
+    slots_[i] = Slot{key, t, true};
+  }
+  // take: the begin time of `key`, removed; nullopt if none is open.
+  std::optional<double> take(uint64_t key) {
+    if (slots_.empty()) return std::nullopt;
+    for (size_t i = home(key); slots_[i].used; i = (i + 1) & mask_) {
+      if (slots_[i].key != key) continue;
+      const double t = slots_[i].t;
+      erase_at(i);
+      return t;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    double t = 0;
+    bool used = false;
+  };
+  size_t home(uint64_t key) const {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+  }
+  // erase_at: backward-shift deletion, so that no probe sequence is broken.
+  void erase_at(size_t hole) {
+    for (size_t j = (hole + 1) & mask_; slots_[j].used; j = (j + 1) & mask_) {
+      const size_t h = home(slots_[j].key);
+      const bool stays = hole < j ? hole < h && h <= j : hole < h || h <= j;
+      if (!stays) slots_[hole] = slots_[j], hole = j;
+    }
+    slots_[hole].used = false;
+    --size_;
+  }
+  void grow() {
+    std::vector<Slot> old =
+        std::exchange(slots_, std::vector<Slot>(std::max<size_t>(64, 2 * slots_.size())));
+    mask_ = slots_.size() - 1;
+    size_ = 0;
+    for (const Slot& s : old) {
+      if (s.used) set(s.key, s.t);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t mask_ = 0, size_ = 0;
+};
+
 // decode_events: one decoding pass over `r`; producer kernels without an end
 // are dropped, the others sorted by begin.
 Result<DecodedTrace> decode_events(traces::TraceReader& r) {
@@ -303,10 +361,19 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
   // agents' end) are not producers.
   auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
          records] = d;
-  // Open transfers and CTAs by (GPU << 32 | id): hashed, one lookup per event.
-  std::unordered_map<uint64_t, double> open_transfers, open_ctas;
+  // The footer's counts (none for a truncated file) bound what is kept.
+  records.reserve(r.count(EventKind::kCtaBegin) + r.count(EventKind::kCtaEnd) +
+                  r.count(EventKind::kCounterZero) + r.count(EventKind::kChunkWrite));
+  transfers.reserve(r.count(EventKind::kTransferEnd));
+  OpenTimes open_transfers, open_ctas;
   auto open_key = [](const Event& e) { return uint64_t{e.gpu} << 32 | e.id; };
   std::map<uint32_t, std::vector<std::pair<double, double>>> cta_spans;  // per GPU (begin, end)
+  // Per transfer begin: destinations by source GPU (index = GPU; `sources`
+  // says which were seen) and votes by mechanism, arrays instead of a map
+  // lookup per event; moved into d's maps at the end.
+  std::vector<uint64_t> masks;
+  std::vector<bool> sources;
+  std::array<uint64_t, std::size(kAllMechanisms)> votes{};
   // Times are host_realtime ns (~1.7e18): subtract the first timestamp in
   // integers before converting, a double holds them only to 256 ns.
   bool have_origin = false;
@@ -323,10 +390,9 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
         // Whole CTAs (not warps): their durations, paired by (GPU, CTA).
         if (!(e.flags & traces::kFlagWarp)) {
           if (e.kind == static_cast<uint16_t>(EventKind::kCtaBegin)) {
-            open_ctas[open_key(e)] = t;
-          } else if (auto it = open_ctas.find(open_key(e)); it != open_ctas.end()) {
-            cta_spans[e.gpu].emplace_back(it->second, t);
-            open_ctas.erase(it);
+            open_ctas.set(open_key(e), t);
+          } else if (std::optional<double> begin = open_ctas.take(open_key(e))) {
+            cta_spans[e.gpu].emplace_back(*begin, t);
           }
         }
         if (e.aux != traces::kNoId)
@@ -352,23 +418,29 @@ Result<DecodedTrace> decode_events(traces::TraceReader& r) {
         break;
       }
       case EventKind::kTransferBegin:
-        open_transfers[open_key(e)] = t;
-        dest_masks[e.gpu] |= e.aux;
-        if (std::optional<Mechanism> m = replayed_as(e.flags)) ++mechanism_votes[*m];
+        open_transfers.set(open_key(e), t);
+        if (e.gpu >= masks.size()) masks.resize(e.gpu + 1), sources.resize(e.gpu + 1);
+        masks[e.gpu] |= e.aux;
+        sources[e.gpu] = true;
+        if (std::optional<Mechanism> m = replayed_as(e.flags)) ++votes[static_cast<size_t>(*m)];
         measured_payload += e.value * static_cast<uint64_t>(std::popcount(e.aux));
         break;
-      case EventKind::kTransferEnd: {
-        auto it = open_transfers.find(open_key(e));
-        if (it != open_transfers.end()) {
-          transfers.emplace_back(it->second, t);
-          open_transfers.erase(it);
+      case EventKind::kTransferEnd:
+        if (std::optional<double> begin = open_transfers.take(open_key(e))) {
+          transfers.emplace_back(*begin, t);
         }
         break;
-      }
       default: break;
     }
   });
   if (!s.ok()) return make_error(s.error().message);
+  for (size_t g = 0; g < masks.size(); ++g) {
+    if (sources[g]) dest_masks.emplace(static_cast<uint32_t>(g), masks[g]);
+  }
+  for (Mechanism m : kAllMechanisms) {
+    if (votes[static_cast<size_t>(m)] > 0)
+      mechanism_votes.emplace(m, votes[static_cast<size_t>(m)]);
+  }
   finish_kernels(kernels, cta_spans);
   return d;
 }
@@ -422,14 +494,34 @@ std::vector<size_t> group_records(const std::vector<ChunkRecord>& records,
                                   std::vector<ChunkGroup>* groups) {
   std::map<std::pair<uint32_t, int>, size_t> index;  // (GPU, kernel) -> group
   std::vector<size_t> group_of(records.size(), SIZE_MAX);
+  // Consecutive records of a GPU mostly fall in the same kernel: its span
+  // [begin, next kernel's begin) and group are kept per GPU, and a record in
+  // it takes them without the searches (the same kernel_index would find).
+  struct Last {
+    double from_ns = INFINITY, to_ns = -INFINITY;
+    size_t group = SIZE_MAX;
+  };
+  std::vector<Last> last;
   for (size_t r = 0; r < records.size(); ++r) {
     const ChunkRecord& e = records[r];
+    if (e.gpu >= last.size()) last.resize(e.gpu + 1);
+    Last& l = last[e.gpu];
+    if (l.from_ns <= e.time_ns && e.time_ns < l.to_ns) {
+      ChunkGroup& g = (*groups)[l.group];
+      g.lo = std::min(g.lo, e.chunk), g.hi = std::max(g.hi, e.chunk), ++g.records;
+      group_of[r] = l.group;
+      continue;
+    }
     auto kit = kernels.find(e.gpu);
     if (kit == kernels.end()) continue;
-    const int ki = kernel_index(kit->second, e.time_ns);
+    const std::vector<KernelSpan>& spans = kit->second;
+    const int ki = kernel_index(spans, e.time_ns);
     if (ki < 0) continue;
     auto [it, added] = index.try_emplace({e.gpu, ki}, groups->size());
     if (added) groups->push_back(ChunkGroup{e.gpu, ki});
+    l = Last{spans[ki].begin_ns,
+             static_cast<size_t>(ki) + 1 < spans.size() ? spans[ki + 1].begin_ns : INFINITY,
+             it->second};
     ChunkGroup& g = (*groups)[it->second];
     g.lo = std::min(g.lo, e.chunk), g.hi = std::max(g.hi, e.chunk), ++g.records;
     group_of[r] = it->second;
@@ -451,33 +543,54 @@ ChunkMap accumulate_chunks(const std::vector<ChunkRecord>& records,
                            uint64_t* cta_bytes) {
   std::vector<ChunkGroup> groups;
   const std::vector<size_t> group_of = group_records(records, kernels, &groups);
-  std::vector<std::vector<std::optional<ChunkAcc>>> dense(groups.size());
-  std::vector<std::map<uint32_t, ChunkAcc>> sparse(groups.size());
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const uint64_t range = uint64_t{groups[g].hi} - groups[g].lo + 1;
-    if (range <= 8 * groups[g].records + 1024) dense[g].resize(range);
+  // The records by group (a counting sort of their indices), so that one
+  // group's table at a time is live: one table reused instead of a table per
+  // kernel (MBs of fresh pages on ALS).
+  std::vector<size_t> first(groups.size() + 1, 0);
+  for (size_t g : group_of) {
+    if (g != SIZE_MAX) ++first[g + 1];
   }
-  *cta_bytes = 0;
-  for (size_t r = 0; r < records.size(); ++r) {
-    const size_t g = group_of[r];
-    if (g == SIZE_MAX) continue;
-    const uint32_t id = records[r].chunk;
-    ChunkAcc* c = nullptr;
-    if (dense[g].empty()) {
-      c = &sparse[g][id];
-    } else {
-      std::optional<ChunkAcc>& slot = dense[g][id - groups[g].lo];
-      c = slot ? &*slot : &slot.emplace();
+  for (size_t g = 0; g < groups.size(); ++g) first[g + 1] += first[g];
+  std::vector<size_t> by_group(first.back());
+  {
+    std::vector<size_t> next(first.begin(), first.end() - 1);
+    for (size_t r = 0; r < records.size(); ++r) {
+      if (group_of[r] != SIZE_MAX) by_group[next[group_of[r]]++] = r;
     }
-    add_record(records[r], *c, cta_bytes);
   }
   ChunkMap chunks;
+  uint64_t most = 0;  // at most one entry per record and per id in range
+  for (const ChunkGroup& g : groups)
+    most += std::min<uint64_t>(g.records, uint64_t{g.hi} - g.lo + 1);
+  chunks.entries.reserve(most);
+  std::vector<std::optional<ChunkAcc>> dense;  // every slot empty between groups
+  std::map<uint32_t, ChunkAcc> sparse;
+  *cta_bytes = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
     const auto [gpu, ki, lo, hi, n] = groups[g];
-    for (uint32_t i = 0; i < dense[g].size(); ++i) {
-      if (dense[g][i]) chunks.entries.emplace_back(ChunkKey{gpu, ki, lo + i}, *dense[g][i]);
+    const uint64_t range = uint64_t{hi} - lo + 1;
+    const bool use_dense = range <= 8 * n + 1024;
+    if (use_dense && dense.size() < range) dense.resize(range);
+    for (size_t k = first[g]; k < first[g + 1]; ++k) {
+      const ChunkRecord& e = records[by_group[k]];
+      ChunkAcc* c = nullptr;
+      if (!use_dense) {
+        c = &sparse[e.chunk];
+      } else {
+        std::optional<ChunkAcc>& slot = dense[e.chunk - lo];
+        c = slot ? &*slot : &slot.emplace();
+      }
+      add_record(e, *c, cta_bytes);
     }
-    for (const auto& [id, c] : sparse[g]) chunks.entries.emplace_back(ChunkKey{gpu, ki, id}, c);
+    if (use_dense) {
+      for (uint32_t i = 0; i < range; ++i) {
+        if (!dense[i]) continue;
+        chunks.entries.emplace_back(ChunkKey{gpu, ki, lo + i}, *dense[i]);
+        dense[i].reset();
+      }
+    }
+    for (const auto& [id, c] : sparse) chunks.entries.emplace_back(ChunkKey{gpu, ki, id}, c);
+    sparse.clear();
   }
   return chunks;
 }
@@ -538,6 +651,7 @@ Result<KernelInput> kernel_chunks(const KernelSources& src, KernelInput k, uint3
     for (auto ci = lo; ci != hi; ++ci) ids.push_back(std::get<2>(ci->first));
   }
   if (ids.empty()) return k;
+  k.chunks.reserve(ids.size());
   // The chunk table lists region 0's chunks (proact): ids of another
   // region may name another GPU's entry there (als: users and items
   // regions differ in size), which describes a different chunk.
@@ -588,6 +702,25 @@ Result<KernelInput> kernel_chunks(const KernelSources& src, KernelInput k, uint3
   return k;
 }
 
+// sort_nearly_sorted: `v` in ascending order. Pairs compare whole, so the
+// sorted order is unique and any sort gives it; recorded transfers end almost
+// in begin order (~3 places out on ALS), where an insertion sort is ~5x
+// faster than std::sort. One that would move elements more than 8 places
+// on average hands over to std::sort.
+void sort_nearly_sorted(std::vector<std::pair<double, double>>& v) {
+  uint64_t budget = 8 * uint64_t{v.size()};
+  for (size_t i = 1; i < v.size(); ++i) {
+    const std::pair<double, double> x = v[i];
+    size_t j = i;
+    for (; j > 0 && x < v[j - 1] && budget > 0; --j, --budget) v[j] = v[j - 1];
+    v[j] = x;
+    if (budget == 0) {
+      std::sort(v.begin(), v.end());
+      return;
+    }
+  }
+}
+
 // IterationSpan: the first iteration's start and the last one's end.
 struct IterationSpan {
   double first_begin = -1;
@@ -601,7 +734,7 @@ Result<IterationSpan> add_iterations(DecodedTrace& d, const KernelSources& src, 
   auto& [origin, kernels, agents, dest_masks, transfers, mechanism_votes, measured_payload,
          records] = d;
   const Geometry& geo = src.geo;
-  std::sort(transfers.begin(), transfers.end());
+  sort_nearly_sorted(transfers);
   double prev_end = -1, first_begin = -1, last_end = 0;
   for (size_t i = 0; i < iterations; ++i) {
     IterationInput it;
