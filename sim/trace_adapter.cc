@@ -18,6 +18,7 @@
 #include "common/csv.h"
 #include "common/number.h"
 #include "common/units.h"
+#include "sim/open_times.h"
 #include "traces/event.h"
 #include "traces/id_index.h"
 #include "traces/reader.h"
@@ -292,63 +293,6 @@ void finish_kernels(std::map<uint32_t, std::vector<KernelSpan>>& kernels,
     it = v.empty() ? kernels.erase(it) : std::next(it);
   }
 }
-
-// OpenTimes: begin times by (GPU << 32 | id) of transfers or CTAs whose end
-// is not yet read: open addressing with linear probing, where a node-based
-// hash map allocated and freed a node per pair (~10 ns per event on ALS).
-class OpenTimes {
- public:
-  // set: the begin time of `key`, replacing an earlier one.
-  void set(uint64_t key, double t) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    size_t i = home(key);
-    while (slots_[i].used && slots_[i].key != key) i = (i + 1) & mask_;
-    if (!slots_[i].used) ++size_;
-    slots_[i] = Slot{key, t, true};
-  }
-  // take: the begin time of `key`, removed; nullopt if none is open.
-  std::optional<double> take(uint64_t key) {
-    if (slots_.empty()) return std::nullopt;
-    for (size_t i = home(key); slots_[i].used; i = (i + 1) & mask_) {
-      if (slots_[i].key != key) continue;
-      const double t = slots_[i].t;
-      erase_at(i);
-      return t;
-    }
-    return std::nullopt;
-  }
-
- private:
-  struct Slot {
-    uint64_t key = 0;
-    double t = 0;
-    bool used = false;
-  };
-  size_t home(uint64_t key) const {
-    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
-  }
-  // erase_at: backward-shift deletion, so that no probe sequence is broken.
-  void erase_at(size_t hole) {
-    for (size_t j = (hole + 1) & mask_; slots_[j].used; j = (j + 1) & mask_) {
-      const size_t h = home(slots_[j].key);
-      const bool stays = hole < j ? hole < h && h <= j : hole < h || h <= j;
-      if (!stays) slots_[hole] = slots_[j], hole = j;
-    }
-    slots_[hole].used = false;
-    --size_;
-  }
-  void grow() {
-    std::vector<Slot> old =
-        std::exchange(slots_, std::vector<Slot>(std::max<size_t>(64, 2 * slots_.size())));
-    mask_ = slots_.size() - 1;
-    size_ = 0;
-    for (const Slot& s : old) {
-      if (s.used) set(s.key, s.t);
-    }
-  }
-  std::vector<Slot> slots_;
-  size_t mask_ = 0, size_ = 0;
-};
 
 // decode_events: one decoding pass over `r`; producer kernels without an end
 // are dropped, the others sorted by begin.

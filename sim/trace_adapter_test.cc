@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <tuple>
 
 #include "sim/machine.h"
@@ -245,6 +246,83 @@ TEST(TraceAdapter, SampledTraceWithoutCounters) {
     ASSERT_TRUE(in->measured.has_value()) << mech;
     EXPECT_EQ(mechanism_name(in->measured->mechanism), mech);
     EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, last - kKernelBegin);
+  }
+}
+
+// Transfers pair by (GPU, id) with the latest open begin, however many are
+// open at once and in whatever order they end: 3,000 open together (the
+// open-transfer table grows and deletes amid collisions), a begin repeated
+// before its end, an end without a begin, a begin without an end, the same
+// id on two GPUs; ends nearly in begin order (the insertion sort) and
+// scrambled (its hand-over to std::sort). The measured busy time is the
+// union of the pairs, computed here independently.
+TEST(TraceAdapter, TransfersPairByGpuAndIdInAnyOrder) {
+  for (const bool scrambled : {false, true}) {
+    traces::Metadata md;
+    md.producer.program = "proact";
+    md.gpus.resize(2);
+    for (uint32_t g = 0; g < 2; ++g) md.gpus[g].id = g, md.gpus[g].model = "NVIDIA H200";
+    md.set_parameter("mechanism", "memcpy");
+    md.set_parameter("chunk_size", std::to_string(kChunkBytes) + "B");
+    md.set_parameter("steps", "1");
+    md.set_parameter("step_regions", "0");
+    md.set_parameter("region0_gpu0_chunks", "0..4");
+    const auto memcpy = uint16_t(TransferMechanism::kMemcpy);
+    std::vector<Event> evs;
+    evs.push_back(ev(kKernelBegin, EventKind::kKernelBegin, 0, 0, 0, kCtas, 256));
+    for (uint32_t c = 0; c < 4; ++c) {
+      evs.push_back(
+          ev(kKernelBegin + 100 * (c + 1), EventKind::kCounterZero, 0, 0, c, traces::kNoId, 0));
+    }
+    evs.push_back(ev(kKernelBegin + 1000, EventKind::kKernelEnd, 0, 0, 0, kCtas, 256));
+    std::mt19937_64 rng(scrambled ? 2 : 1);
+    std::vector<std::pair<uint64_t, uint64_t>> pairs;  // expected (begin, end), relative
+    uint64_t payload = 0;
+    auto transfer = [&](uint16_t gpu, uint32_t id, uint64_t begin, uint64_t end) {
+      Event b = ev(begin, EventKind::kTransferBegin, memcpy, 0, id, 0b11, kSlice);
+      Event e = ev(end, EventKind::kTransferEnd, memcpy, 0, id, 0b11, kSlice);
+      b.gpu = e.gpu = gpu;
+      evs.push_back(b), evs.push_back(e);
+      payload += 2 * kSlice;
+    };
+    for (uint32_t i = 0; i < 3000; ++i) {
+      const uint64_t begin = 5000 + 10 * i;
+      const uint64_t length = scrambled ? 100 + rng() % 100'000 : 40'000 + rng() % 30;
+      transfer(0, i, begin, begin + length);
+      pairs.emplace_back(begin, begin + length);
+    }
+    transfer(1, 7, 200'000, 201'000);  // id 7 again, on GPU 1
+    pairs.emplace_back(200'000, 201'000);
+    // GPU 0 id 5 again: begun twice, ended once (the later begin pairs).
+    evs.push_back(ev(300'000, EventKind::kTransferBegin, memcpy, 0, 5, 0b11, kSlice));
+    evs.push_back(ev(300'500, EventKind::kTransferBegin, memcpy, 0, 5, 0b11, kSlice));
+    evs.push_back(ev(302'000, EventKind::kTransferEnd, memcpy, 0, 5, 0b11, kSlice));
+    pairs.emplace_back(300'500, 302'000);
+    evs.push_back(ev(400'000, EventKind::kTransferEnd, memcpy, 0, 999'999, 0b11, kSlice));
+    evs.push_back(ev(400'100, EventKind::kTransferBegin, memcpy, 0, 888'888, 0b11, kSlice));
+    payload += 3 * 2 * kSlice;  // payload counts every begin
+    std::stable_sort(evs.begin(), evs.end(),
+                     [](const Event& a, const Event& b) { return a.time_ns < b.time_ns; });
+    const std::string path = tmp_path(scrambled ? "pairs_scrambled.xft" : "pairs_sorted.xft");
+    traces::TraceWriter w;
+    ASSERT_TRUE(w.open(path, md).ok());
+    ASSERT_TRUE(w.append(evs.data(), evs.size()).ok());
+    ASSERT_TRUE(w.close().ok());
+
+    std::sort(pairs.begin(), pairs.end());
+    double busy = 0;
+    uint64_t from = pairs[0].first, to = pairs[0].second, last = 0;
+    for (auto [b, e] : pairs) {
+      if (b > to) busy += double(to - from), from = b, to = e;
+      to = std::max(to, e), last = std::max(last, e);
+    }
+    busy += double(to - from);
+    Result<ReplayInput> in = load_replay_input(path);
+    ASSERT_TRUE(in.ok()) << in.error().message;
+    ASSERT_TRUE(in->measured.has_value());
+    EXPECT_DOUBLE_EQ(in->measured->transfer_busy_ns, busy) << scrambled;
+    EXPECT_EQ(in->measured->payload_bytes, payload) << scrambled;
+    EXPECT_DOUBLE_EQ(in->measured->end_to_end_ns, double(last - kKernelBegin)) << scrambled;
   }
 }
 
