@@ -521,11 +521,6 @@ TEST(ReplayEngine, MeshFanOutMatchesPerDestinationComms) {
   expect_same_run(agg, simulate_isolated(in, m, o));
 }
 
-// DMA channels whose lanes cap at least the port (windows covering the
-// bandwidth-delay product, as the sizing rule makes them) share the GPU's
-// isolated port as one processor-sharing link (ProcessorSharingLink, several
-// channels adding flows): the same times as SimGrid's per-destination comms
-// through the lanes, on a switch and on a mesh.
 // chunk_ends: per GPU and chunk, when each iteration's copies of the chunk
 // have all arrived (the last of its transfer spans in that iteration).
 std::map<std::string, std::vector<double>> chunk_ends(const ReplayResult& r, size_t copies) {
@@ -544,6 +539,32 @@ std::map<std::string, std::vector<double>> chunk_ends(const ReplayResult& r, siz
   return ends;
 }
 
+// expect_same_replay: an isolated path's replay against the SimGrid comms'
+// (`ref`, `ref_copies` comm ends per chunk copy: the fan-out's destinations
+// when it keeps one comm per destination): totals within rel_tol of the
+// reference's end, bytes equal, transfers contending, and each of the `gpus`
+// x 60 chunks' two iteration arrivals within chunk_tol_ns.
+void expect_same_replay(const ReplayResult& isolated, const ReplayResult& ref, size_t ref_copies,
+                        size_t gpus, double rel_tol, double chunk_tol_ns) {
+  const double tol = rel_tol * ref.end_to_end_ns;
+  EXPECT_NEAR(isolated.end_to_end_ns, ref.end_to_end_ns, tol);
+  EXPECT_NEAR(isolated.exposed_ns, ref.exposed_ns, tol);
+  EXPECT_NEAR(isolated.transfer_busy_ns, ref.transfer_busy_ns, tol);
+  EXPECT_DOUBLE_EQ(isolated.wire_bytes, ref.wire_bytes);
+  EXPECT_DOUBLE_EQ(isolated.payload_bytes, ref.payload_bytes);
+  EXPECT_GT(isolated.exposed_ns, 0);  // transfers do contend
+  const auto isolated_ends = chunk_ends(isolated, 1);
+  const auto ref_ends = chunk_ends(ref, ref_copies);
+  ASSERT_EQ(isolated_ends.size(), gpus * 60);
+  ASSERT_EQ(ref_ends.size(), isolated_ends.size());
+  for (const auto& [chunk, e] : isolated_ends) {
+    const std::vector<double>& r = ref_ends.at(chunk);
+    ASSERT_EQ(e.size(), 2u) << chunk;
+    ASSERT_EQ(r.size(), 2u) << chunk;
+    for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], r[i], chunk_tol_ns) << chunk;
+  }
+}
+
 // contended_with_burst: contended_two_gpus() and 48 more chunks per kernel
 // ready close together, so every DMA channel's window fills.
 ReplayInput contended_with_burst() {
@@ -559,6 +580,11 @@ ReplayInput contended_with_burst() {
   return two;
 }
 
+// DMA channels whose lanes cap at least the port (windows covering the
+// bandwidth-delay product, as the sizing rule makes them) share the GPU's
+// isolated port as one processor-sharing link (ProcessorSharingLink, several
+// channels adding flows): the same times as SimGrid's per-destination comms
+// through the lanes, on a switch and on a mesh.
 TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
   const ReplayInput in = replicate_gpus(contended_with_burst(), 4);
   for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
@@ -575,26 +601,9 @@ TEST(ReplayEngine, IsolatedDmaChannelsMatchPerDestinationComms) {
     Result<ReplayResult> fine =
         simulate_isolated(in, m, ReplayOptions{Mechanism::kHardware, true, false});
     ASSERT_TRUE(isolated.ok() && fine.ok());
-    const double tol = 1e-6 * fine->end_to_end_ns;
-    EXPECT_NEAR(isolated->end_to_end_ns, fine->end_to_end_ns, tol);
-    EXPECT_NEAR(isolated->exposed_ns, fine->exposed_ns, tol);
-    EXPECT_NEAR(isolated->transfer_busy_ns, fine->transfer_busy_ns, tol);
-    EXPECT_DOUBLE_EQ(isolated->wire_bytes, fine->wire_bytes);
-    EXPECT_DOUBLE_EQ(isolated->payload_bytes, fine->payload_bytes);
-    EXPECT_GT(isolated->exposed_ns, 0);  // transfers do contend
     // Chunk arrivals agree to SimGrid's 1-ns time precision (the comms'
     // ends) and the bytes rounded once per comm (the aggregated flight).
-    constexpr double kChunkTolNs = 1.5;
-    const auto isolated_ends = chunk_ends(*isolated, 1);
-    const auto fine_ends = chunk_ends(*fine, 3);
-    ASSERT_EQ(isolated_ends.size(), 4u * 60);
-    ASSERT_EQ(fine_ends.size(), isolated_ends.size());
-    for (const auto& [chunk, e] : isolated_ends) {
-      const std::vector<double>& f = fine_ends.at(chunk);
-      ASSERT_EQ(e.size(), 2u) << chunk;
-      ASSERT_EQ(f.size(), 2u) << chunk;
-      for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], f[i], kChunkTolNs) << chunk;
-    }
+    expect_same_replay(*isolated, *fine, 3, 4, 1e-6, 1.5);
   }
 }
 
@@ -635,25 +644,8 @@ TEST(ReplayEngine, IsolatedLinksAtTwoGpusMatchSimGridComms) {
       Result<ReplayResult> isolated = simulate_isolated(in, m, ReplayOptions{mech, true, true});
       Result<ReplayResult> comms = simulate_isolated(in, m, ReplayOptions{mech, true, false});
       ASSERT_TRUE(isolated.ok() && comms.ok()) << mechanism_name(mech);
-      const double tol = 1e-6 * comms->end_to_end_ns;
-      EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, tol) << mechanism_name(mech);
-      EXPECT_NEAR(isolated->exposed_ns, comms->exposed_ns, tol) << mechanism_name(mech);
-      EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol) << mechanism_name(mech);
-      EXPECT_DOUBLE_EQ(isolated->wire_bytes, comms->wire_bytes) << mechanism_name(mech);
-      EXPECT_DOUBLE_EQ(isolated->payload_bytes, comms->payload_bytes) << mechanism_name(mech);
-      EXPECT_GT(isolated->exposed_ns, 0) << mechanism_name(mech);  // transfers do contend
-      const auto isolated_ends = chunk_ends(*isolated, 1);
-      const auto comm_ends = chunk_ends(*comms, 1);
-      ASSERT_EQ(isolated_ends.size(), 2u * 60) << mechanism_name(mech);
-      ASSERT_EQ(comm_ends.size(), isolated_ends.size()) << mechanism_name(mech);
-      for (const auto& [chunk, e] : isolated_ends) {
-        const std::vector<double>& c = comm_ends.at(chunk);
-        ASSERT_EQ(e.size(), 2u) << chunk;
-        ASSERT_EQ(c.size(), 2u) << chunk;
-        for (size_t i = 0; i < e.size(); ++i) {
-          EXPECT_NEAR(e[i], c[i], 1.5) << mechanism_name(mech) << " " << chunk;
-        }
-      }
+      SCOPED_TRACE(mechanism_name(mech));
+      expect_same_replay(*isolated, *comms, 1, 2, 1e-6, 1.5);
     }
   }
 }
@@ -679,23 +671,7 @@ TEST(ReplayEngine, IsolatedPollingAtTwoGpusMatchesSimGridComms) {
       Result<ReplayResult> isolated = simulate_isolated(in, m, ReplayOptions{mech, true, true});
       Result<ReplayResult> comms = simulate_isolated(in, m, ReplayOptions{mech, true, false});
       ASSERT_TRUE(isolated.ok() && comms.ok());
-      const double tol = 1e-4 * comms->end_to_end_ns;
-      EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, tol);
-      EXPECT_NEAR(isolated->exposed_ns, comms->exposed_ns, tol);
-      EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol);
-      EXPECT_DOUBLE_EQ(isolated->wire_bytes, comms->wire_bytes);
-      EXPECT_DOUBLE_EQ(isolated->payload_bytes, comms->payload_bytes);
-      EXPECT_GT(isolated->exposed_ns, 0);  // transfers do contend
-      const auto isolated_ends = chunk_ends(*isolated, 1);
-      const auto comm_ends = chunk_ends(*comms, 1);
-      ASSERT_EQ(isolated_ends.size(), 2u * 60);
-      ASSERT_EQ(comm_ends.size(), isolated_ends.size());
-      for (const auto& [chunk, e] : isolated_ends) {
-        const std::vector<double>& c = comm_ends.at(chunk);
-        ASSERT_EQ(e.size(), 2u) << chunk;
-        ASSERT_EQ(c.size(), 2u) << chunk;
-        for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], c[i], 20) << chunk;
-      }
+      expect_same_replay(*isolated, *comms, 1, 2, 1e-4, 20);
     }
   }
 }
@@ -721,24 +697,8 @@ TEST(ReplayEngine, IsolatedPollingWithFanOutMatchesPerDestinationComms) {
       Result<ReplayResult> fine =
           simulate_isolated(in, m, ReplayOptions{Mechanism::kPolling, true, false});
       ASSERT_TRUE(isolated.ok() && fine.ok());
-      const double tol = 1e-4 * fine->end_to_end_ns;
-      EXPECT_NEAR(isolated->end_to_end_ns, fine->end_to_end_ns, tol);
-      EXPECT_NEAR(isolated->exposed_ns, fine->exposed_ns, tol);
-      EXPECT_NEAR(isolated->transfer_busy_ns, fine->transfer_busy_ns, tol);
-      EXPECT_DOUBLE_EQ(isolated->wire_bytes, fine->wire_bytes);
-      EXPECT_DOUBLE_EQ(isolated->payload_bytes, fine->payload_bytes);
-      EXPECT_GT(isolated->exposed_ns, 0);                 // transfers do contend
       EXPECT_LT(isolated->activities, fine->activities);  // no comms
-      const auto isolated_ends = chunk_ends(*isolated, 1);
-      const auto fine_ends = chunk_ends(*fine, 3);
-      ASSERT_EQ(isolated_ends.size(), 4u * 60);
-      ASSERT_EQ(fine_ends.size(), isolated_ends.size());
-      for (const auto& [chunk, e] : isolated_ends) {
-        const std::vector<double>& f = fine_ends.at(chunk);
-        ASSERT_EQ(e.size(), 2u) << chunk;
-        ASSERT_EQ(f.size(), 2u) << chunk;
-        for (size_t i = 0; i < e.size(); ++i) EXPECT_NEAR(e[i], f[i], 20) << chunk;
-      }
+      expect_same_replay(*isolated, *fine, 3, 4, 1e-4, 20);
     }
   }
 }
@@ -780,25 +740,7 @@ TEST(ReplayEngine, IsolatedCdpChildrenMatchSimGridComms) {
           if (gpus > 2) {
             EXPECT_LT(isolated->activities, comms->activities);  // one flow a child
           }
-          const double tol = 1e-9 * comms->end_to_end_ns;
-          EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, tol);
-          EXPECT_NEAR(isolated->exposed_ns, comms->exposed_ns, tol);
-          EXPECT_NEAR(isolated->transfer_busy_ns, comms->transfer_busy_ns, tol);
-          EXPECT_DOUBLE_EQ(isolated->wire_bytes, comms->wire_bytes);
-          EXPECT_DOUBLE_EQ(isolated->payload_bytes, comms->payload_bytes);
-          EXPECT_GT(isolated->exposed_ns, 0);  // transfers do contend
-          const auto isolated_ends = chunk_ends(*isolated, 1);
-          const auto comm_ends = chunk_ends(*comms, gpus - 1);
-          ASSERT_EQ(isolated_ends.size(), gpus * 60u);
-          ASSERT_EQ(comm_ends.size(), isolated_ends.size());
-          for (const auto& [chunk, e] : isolated_ends) {
-            const std::vector<double>& c = comm_ends.at(chunk);
-            ASSERT_EQ(e.size(), 2u) << chunk;
-            ASSERT_EQ(c.size(), 2u) << chunk;
-            for (size_t i = 0; i < e.size(); ++i) {
-              EXPECT_NEAR(e[i], c[i], 0.5) << chunk;
-            }
-          }
+          expect_same_replay(*isolated, *comms, gpus - 1, gpus, 1e-9, 0.5);
         }
       }
     }
