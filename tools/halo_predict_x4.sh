@@ -63,6 +63,7 @@ done > "$tmp/pred.txt"
 {
   echo "variant,size,ranks,set,components,measured_us,predicted_us,error_pct,pack_meas_us,pack_sim_us,post_meas_us,post_sim_us,wait_meas_us,wait_sim_us,unpack_meas_us,unpack_sim_us,wall_2rank_x2_us,wall_2rank_x4machine_us,wall_4rank_us,measured_source"
   awk -F, -v OFS=, -v set="$set" -v run="$two" '
+    function us(w, m, v, l) { return ((m, v, l) in w) ? sprintf("%.3f", w[m, v, l]) : "" }
     FILENAME ~ /wall/ { split($0, w, " "); wall[w[1], w[2], w[3]] = w[4]; next }
     FILENAME ~ /measured/ {
       if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -80,8 +81,9 @@ done > "$tmp/pred.txt"
         if (gda) printf ",,"
         else printf ",%.3f,%.3f", pm[k, ph[i]], p[3 + i]
       }
-      printf ",%.3f,%.3f,%.3f,%s\n", wall["x2", p[1], "gpus2_" p[2]], wall["x4", p[1], "gpus2_" p[2]],
-        wall["x4", p[1], "gpus4_" p[2]], src[k]
+      # A wall the runs did not record (e.g. no 2-rank rows beside FOUR) is empty, not 0.
+      printf ",%s,%s,%s,%s\n", us(wall, "x2", p[1], "gpus2_" p[2]), us(wall, "x4", p[1], "gpus2_" p[2]),
+        us(wall, "x4", p[1], "gpus4_" p[2]), src[k]
     }' "$tmp/wall.txt" "$tmp/measured.csv" "$tmp/pred.txt"
 } > "$out"
 
