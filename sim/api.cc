@@ -157,8 +157,10 @@ void use_trace_agent(const ReplayInput& input, Machine& m) {
 
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
-                         bool measured_only, Scaling scaling) {
-  Result<ReplayInput> in = load_replay_input(trace);
+                         bool measured_only, Scaling scaling,
+                         std::optional<traces::TraceReader> opened) {
+  Result<ReplayInput> in =
+      opened ? load_replay_input(std::move(*opened)) : load_replay_input(trace);
   if (!in.ok()) return in.error();
   phase_mark("trace read and decoded");
   if (measured_only && !in->measured) {
@@ -271,11 +273,11 @@ Result<uint32_t> parse_count(const std::string& flag, const std::string& text, u
 
 // ---- replay -----------------------------------------------------------------
 
-Result<ReplayOutput> replay(const ReplayRequest& req) {
+Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::TraceReader> opened) {
   Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
   if (!mechs.ok()) return mechs.error();
-  Result<Prepared> p =
-      prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling);
+  Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false,
+                               req.scaling, std::move(opened));
   if (!p.ok()) return p.error();
   phase_mark("preset, machine and workload model");
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
@@ -427,8 +429,10 @@ std::string validate_case(const std::string& t, bool named, const ValidateReques
     return std::string(bytes.begin(), bytes.end());
   };
   auto failed = [&](const Error& e) { return done({{"error", e.message}, {"usage", e.usage}}); };
-  if (is_halo_trace(t)) return done({{"halo", true}});
-  Result<Prepared> p = prepare(t, req.platform, req.sets, 0, 0, true);
+  ReplayTrace opened = open_replay_trace(t);
+  if (opened.halo) return done({{"halo", true}});
+  Result<Prepared> p =
+      prepare(t, req.platform, req.sets, 0, 0, true, kDefaultScaling, std::move(opened.reader));
   if (!p.ok() && (named || !p.error().message.ends_with(kNoProducerKernels))) {
     return failed(p.error());
   }

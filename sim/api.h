@@ -20,6 +20,7 @@
 #include "sim/replay_engine.h"
 #include "sim/validation_report.h"
 #include "sim/workload_model.h"
+#include "traces/reader.h"
 
 namespace xferlab::sim {
 
@@ -54,9 +55,12 @@ struct Prepared {
 // the traced problem) and re-chunks. With `measured_only`, a trace without a
 // replayable measured mechanism is returned as read, without a machine
 // (validate skips it; benchmark traces may not even fit the preset).
+// `opened`: `trace` opened already and not read from yet (open_replay_trace,
+// sim/halo_trace.h), read instead of opening the file again.
 Result<Prepared> prepare(const std::string& trace, std::string preset,
                          const std::vector<std::string>& sets, uint32_t gpus, uint64_t chunk_bytes,
-                         bool measured_only = false, Scaling scaling = kDefaultScaling);
+                         bool measured_only = false, Scaling scaling = kDefaultScaling,
+                         std::optional<traces::TraceReader> opened = std::nullopt);
 
 // use_trace_agent: a polling_tma trace's agent copies at the TMA variant's
 // rate with its workers (CTAs), not polling's; load_machine cannot know which
@@ -115,7 +119,9 @@ struct ReplayOutput {
   uint64_t chunk_transfers = 0;
 };
 
-Result<ReplayOutput> replay(const ReplayRequest& request);
+// replay: `opened` as for prepare (request.trace, opened already).
+Result<ReplayOutput> replay(const ReplayRequest& request,
+                            std::optional<traces::TraceReader> opened = std::nullopt);
 
 // write_timeline: a timeline file (traces/timeline_writer.h: one layout and
 // metadata block with `xferlab trace export`) of `output`, replayed from

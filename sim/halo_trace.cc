@@ -123,16 +123,16 @@ void SizeTable::scale(double factor) {
   for (auto& p : points) p.second *= factor;
 }
 
-namespace {
-bool halo_program(const traces::TraceReader& r) {
-  const std::string& p = r.metadata().producer.program;
+bool is_halo_trace(const traces::TraceReader& reader) {
+  const std::string& p = reader.metadata().producer.program;
   return p == "halo_exchange" || p == "gdasync_bench";
 }
-}  // namespace
 
-bool is_halo_trace(const std::string& path) {
+ReplayTrace open_replay_trace(const std::string& path) {
   Result<traces::TraceReader> r = traces::TraceReader::open(path);
-  return r.ok() && halo_program(*r);
+  if (!r.ok()) return {};
+  if (is_halo_trace(*r)) return {.halo = true, .reader = std::nullopt};
+  return {.halo = false, .reader = std::move(*r)};
 }
 
 Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths) {
@@ -147,7 +147,7 @@ Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string
         // from the table without a word.
         Result<traces::TraceReader> r = traces::TraceReader::open(e.path().string());
         if (!r.ok()) return r.error();
-        if (halo_program(*r)) traces.push_back(e.path().string());
+        if (is_halo_trace(*r)) traces.push_back(e.path().string());
       }
     } else if (std::filesystem::exists(a)) {
       traces.push_back(a);

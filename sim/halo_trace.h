@@ -13,10 +13,12 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/result.h"
+#include "traces/reader.h"
 
 namespace xferlab::sim {
 
@@ -125,8 +127,19 @@ struct HaloRun {
   double kernel_ns(const std::string& k) const;  ///< mean over ranks; NaN if absent.
 };
 
-// is_halo_trace: true when the trace's producer is halo_exchange or gdasync_bench.
-bool is_halo_trace(const std::string& path);
+// is_halo_trace: true when the opened trace's producer is halo_exchange or
+// gdasync_bench (its metadata).
+bool is_halo_trace(const traces::TraceReader& reader);
+
+// open_replay_trace: `path` opened once for a replay: whether it is a halo
+// trace (replayed by sim/halo_command.h) and, when it opened and is not, the
+// reader, which the replay reads instead of opening the file again (a trace
+// that does not open: nullopt; the replay opens it again and says why).
+struct ReplayTrace {
+  bool halo = false;
+  std::optional<traces::TraceReader> reader;
+};
+ReplayTrace open_replay_trace(const std::string& path);
 
 // halo_rank0_traces: the halo / GDA rank-0 traces among `paths` (the
 // diagnostic tools' DIR_OR_TRACE arguments): a file as given, a folder

@@ -129,10 +129,12 @@ static FlagSet replay_flags() {
 }
 
 int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
+  // TRACE (the first positional, when it comes first) is opened once, for the
+  // halo check and the replay (open_replay_trace).
+  ReplayTrace opened;
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') opened = open_replay_trace(args[0]);
   // Halo / GPUDirect Async traces have their own replay (sim/halo_command.h).
-  if (!args.empty() && !args[0].empty() && args[0][0] != '-' && is_halo_trace(args[0])) {
-    return run_halo_replay(args, out, err);
-  }
+  if (opened.halo) return run_halo_replay(args, out, err);
   phase_mark("trace opened (halo check)");
   FlagSet flags = replay_flags();
   if (std::optional<int> rc =
@@ -146,7 +148,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   req.jobs = static_cast<uint32_t>(flags.get_int("jobs"));
   req.in_this_process = true;  // this process replays once and exits
   if (Status s = check_timeline(flags, "replay"); !s.ok()) return fail(err, s.error());
-  Result<ReplayOutput> r = replay(req);
+  Result<ReplayOutput> r = replay(req, std::move(opened.reader));
   if (!r.ok()) return fail(err, r.error());
   r->table.write(out, *format);
   if (*format == OutputFormat::kTable) out << r->note;

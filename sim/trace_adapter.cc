@@ -817,12 +817,9 @@ Status read_run_parameters(const traces::Metadata& md, const std::string& path, 
   return Status::Ok();
 }
 
-// read_input: load_replay_input without its cache.
-Result<ReplayInput> read_input(const std::string& path) {
-  // The reader also opens whole-file zstd traces (*.xft.zst) itself.
-  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
-  if (!reader.ok()) return reader.error();
-  traces::TraceReader& r = *reader;
+// read_input: load_replay_input of an opened trace, without its cache.
+Result<ReplayInput> read_input(traces::TraceReader& r) {
+  const std::string& path = r.path();
   const traces::Metadata& md = r.metadata();
   Result<DecodedTrace> decoded = decode_events(r);
   if (!decoded.ok()) return decoded.error();
@@ -907,7 +904,9 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
   std::optional<std::string> bytes = file_bytes(path);
   const bool again = bytes && last && last->path == path && last->bytes == *bytes;
   if (again && last->input) return *last->input;
-  Result<ReplayInput> in = read_input(path);
+  // The reader also opens whole-file zstd traces (*.xft.zst) itself.
+  Result<traces::TraceReader> reader = traces::TraceReader::open(path);
+  Result<ReplayInput> in = reader.ok() ? read_input(*reader) : Result<ReplayInput>(reader.error());
   if (!in.ok() || !bytes) {
     last.reset();
   } else if (again) {
@@ -916,6 +915,10 @@ Result<ReplayInput> load_replay_input(const std::string& path) {
     last = Last{path, std::move(*bytes), std::nullopt};
   }
   return in;
+}
+
+Result<ReplayInput> load_replay_input(traces::TraceReader reader) {
+  return read_input(reader);
 }
 
 namespace {

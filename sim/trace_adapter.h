@@ -17,6 +17,7 @@
 #include "common/result.h"
 #include "sim/machine.h"
 #include "sim/replay_input.h"
+#include "traces/reader.h"
 
 namespace xferlab::sim {
 
@@ -26,6 +27,11 @@ namespace xferlab::sim {
 // chunks, not with events. Iteration i is the i-th producer kernel of every
 // GPU. Errors (unreadable file, no kernels) name the file; exit code 2.
 Result<ReplayInput> load_replay_input(const std::string& path);
+
+// load_replay_input (opened): the same from `reader`, a trace opened with the
+// default ReaderOptions and not read from yet (open_replay_trace), so that a
+// replay opens its trace once; not cached.
+Result<ReplayInput> load_replay_input(traces::TraceReader reader);
 
 // The error message suffix of a readable trace without producer kernels
 // (e.g. halo-exchange or benchmark traces), which `validate` skips when

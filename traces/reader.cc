@@ -121,10 +121,11 @@ Result<std::string> inflate_zstd(std::string_view packed, const std::string& pat
 }
 
 // inflated_file: the decompressed bytes of the zstd file open as `fd`. A
-// replay opens its trace more than once (is_halo_trace, then
-// load_replay_input): the last file this thread inflated is kept with its
-// compressed bytes and reused when a file holds the same bytes, which
-// decompress to the same bytes (no decision on names or times).
+// process may open a trace more than once (a halo replay: the halo check,
+// then its own reader; --timeline; a sweep's points): the last file this
+// thread inflated is kept with its compressed bytes and reused when a file
+// holds the same bytes, which decompress to the same bytes (no decision on
+// names or times).
 Result<std::shared_ptr<const std::string>> inflated_file(int fd, const struct stat& st,
                                                          const std::string& path) {
   struct Inflated {
@@ -315,9 +316,10 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
   std::string json(size_t(s.payload_bytes), '\0');
   XF_RETURN_IF_ERROR(read_exact(offset + s.header_bytes, json.data(), json.size(), "metadata"));
   // Writers repeat the initial metadata in the footer's section (proact: the
-  // same 2.4 MB JSON with its chunk table), and a replay opens its trace more
-  // than once: the same bytes parse to the same metadata, so the last parsed
-  // section of this thread is reused when the bytes are equal.
+  // same 2.4 MB JSON with its chunk table), and a process may open a trace
+  // more than once (inflated_file): the same bytes parse to the same
+  // metadata, so the last parsed section of this thread is reused when the
+  // bytes are equal.
   thread_local std::string last_json;
   thread_local Metadata last_metadata;
   const bool parsed_before = !json.empty() && json == last_json;
