@@ -51,7 +51,7 @@ import statistics
 import sys
 
 from halo_x4_skew import IN_STEP_US, med
-from trace_dump_lines import dump_records
+from trace_dump_lines import timed_iterations
 
 RUNS = [
     ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank",
@@ -73,34 +73,22 @@ def fail(msg):
 def iterations(xferlab, path):
     """{iteration: {"begin"/"end": {phase: t_ns}, "isend": [(t_ns, peer, bytes, tag)],
     "irecv": {(peer, tag): t_ns}, "unpack_kernel": ns}}
-    of one rank's trace: the timed iterations that ended."""
-    its, cur, number = {}, None, None
-    for t, kind, d in dump_records(xferlab, path, fail):
-        if kind == "iteration":
-            number = int(d["iteration"])
-        elif kind == "phase_begin" and d.get("phase") == "total":
-            cur = None
-            if number is not None and number not in its:
-                cur = its[number] = {"begin": {}, "end": {}, "isend": [], "irecv": {},
-                                     "unpack_kernel": 0}
-        if cur is None:
-            continue
-        if kind == "phase_begin":
-            cur["begin"].setdefault(d["phase"], t)
-        elif kind == "phase_end":
-            cur["end"][d["phase"]] = t
-        elif kind == "mpi_post" and d.get("op") == "isend":
-            cur["isend"].append((t, int(d["peer"]), int(d["bytes"]), int(d["tag"])))
-        elif kind == "mpi_post" and d.get("op") == "irecv":
-            cur["irecv"][(int(d["peer"]), int(d["tag"]))] = t
-        elif kind == "kernel_begin" and d.get("kernel", "").startswith("unpack_"):
-            cur["kernel_begin"] = t
-        elif kind == "kernel_end" and "kernel_begin" in cur:
-            cur["unpack_kernel"] += t - cur.pop("kernel_begin")
-    done = {k: v for k, v in its.items() if "total" in v["end"]}
-    if not done:
-        fail(f"{path}: no timed iteration")
-    return done
+    of one rank's trace: the timed iterations (trace_dump_lines.timed_iterations)."""
+    its = timed_iterations(xferlab, path, fail)
+    for it in its.values():
+        isend, irecv, unpack, begun = [], {}, 0, None
+        for t, kind, d in it.pop("records"):
+            if kind == "mpi_post" and d.get("op") == "isend":
+                isend.append((t, int(d["peer"]), int(d["bytes"]), int(d["tag"])))
+            elif kind == "mpi_post" and d.get("op") == "irecv":
+                irecv[(int(d["peer"]), int(d["tag"]))] = t
+            elif kind == "kernel_begin" and d.get("kernel", "").startswith("unpack_"):
+                begun = t
+            elif kind == "kernel_end" and begun is not None:
+                unpack += t - begun
+                begun = None
+        it["isend"], it["irecv"], it["unpack_kernel"] = isend, irecv, unpack
+    return its
 
 
 def load(xferlab, d, variant, size, ranks):

@@ -35,7 +35,7 @@ import csv
 import statistics
 import sys
 
-from trace_dump_lines import dump_records
+from trace_dump_lines import timed_iterations
 
 RUNS = [
     ("12", "traces/real/2026-11-27_h100x4_run12/halo_median5_2rank",
@@ -59,33 +59,21 @@ def fail(msg):
 def iterations(xferlab, path):
     """{iteration number: {"begin"/"end": {phase: t}, "sends": {dst: [t]},
     "kernels": {name up to its first '_': summed duration}}}
-    of one rank's trace: the timed iterations (those after an `iteration`
-    marker) that ended."""
-    its, cur, number = {}, None, None
-    for t, kind, d in dump_records(xferlab, path, fail):
-        if kind == "iteration":
-            number = int(d["iteration"])
-        elif kind == "phase_begin" and d.get("phase") == "total":
-            cur = None
-            if number is not None and number not in its:
-                cur = its[number] = {"begin": {}, "end": {}, "sends": {}, "kernels": {}}
-        if cur is None:
-            continue
-        if kind == "phase_begin":
-            cur["begin"].setdefault(d["phase"], t)
-        elif kind == "phase_end":
-            cur["end"][d["phase"]] = t
-        elif kind == "mpi_post" and d.get("op") == "isend":
-            cur["sends"].setdefault(int(d["peer"]), []).append(t)
-        elif kind == "kernel_begin":
-            cur["kernel"] = t
-        elif kind == "kernel_end" and "kernel" in cur:
-            name = d.get("kernel", "").split("_")[0]
-            cur["kernels"][name] = cur["kernels"].get(name, 0) + t - cur.pop("kernel")
-    done = {k: v for k, v in its.items() if "total" in v["end"]}
-    if not done:
-        fail(f"{path}: no timed iteration")
-    return done
+    of one rank's trace: the timed iterations (trace_dump_lines.timed_iterations)."""
+    its = timed_iterations(xferlab, path, fail)
+    for it in its.values():
+        sends, kernels, begun = {}, {}, None
+        for t, kind, d in it.pop("records"):
+            if kind == "mpi_post" and d.get("op") == "isend":
+                sends.setdefault(int(d["peer"]), []).append(t)
+            elif kind == "kernel_begin":
+                begun = t
+            elif kind == "kernel_end" and begun is not None:
+                name = d.get("kernel", "").split("_")[0]
+                kernels[name] = kernels.get(name, 0) + t - begun
+                begun = None
+        it["sends"], it["kernels"] = sends, kernels
+    return its
 
 
 def med(v):

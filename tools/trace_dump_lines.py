@@ -1,6 +1,6 @@
 """tools/trace_dump_lines.py — what the halo diagnostic scripts beside it
 (halo_box32_breakdown.py, halo_self_copy.py, halo_stream_latency.py,
-halo_message_classes.py, halo_proxy_loop.py, halo_x4_skew.py) share:
+halo_message_classes.py, halo_proxy_loop.py, halo_x4_skew.py, halo_x4_chain.py) share:
 `xferlab trace dump PATH` as a list of lines or of parsed records, with their
 one-line errors (a missing xferlab or a dump that fails stops the script
 through `fail`, never a traceback), and the 2-rank runs they compare."""
@@ -47,3 +47,30 @@ def dump_records(xferlab, path, fail):
         if len(f) < 5:
             continue
         yield int(f[0]), f[1], dict(x.split("=", 1) for x in f[4:] if "=" in x)
+
+
+def timed_iterations(xferlab, path, fail):
+    """{iteration number: {"begin": {phase: t}, "end": {phase: t}, "records":
+    [(t, kind, {key: value})]}} of one rank's trace: each timed iteration runs
+    from the `total` phase's begin after an `iteration` marker (a repeated
+    number is not a new iteration) and is kept if its `total` ended; no such
+    iteration stops the script through `fail`."""
+    its, cur, number = {}, None, None
+    for t, kind, d in dump_records(xferlab, path, fail):
+        if kind == "iteration":
+            number = int(d["iteration"])
+        elif kind == "phase_begin" and d.get("phase") == "total":
+            cur = None
+            if number is not None and number not in its:
+                cur = its[number] = {"begin": {}, "end": {}, "records": []}
+        if cur is None:
+            continue
+        cur["records"].append((t, kind, d))
+        if kind == "phase_begin":
+            cur["begin"].setdefault(d["phase"], t)
+        elif kind == "phase_end":
+            cur["end"][d["phase"]] = t
+    done = {k: v for k, v in its.items() if "total" in v["end"]}
+    if not done:
+        fail(f"{path}: no timed iteration")
+    return done
