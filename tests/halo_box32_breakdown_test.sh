@@ -8,9 +8,9 @@ py=$1
 xferlab=$2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
-python3 "$py" "$xferlab" > "$tmp/out" || fail "exited $?"
-[ "$(head -1 "$tmp/out")" = "run,piece,us_box16,us_box24,us_box32,us_box64,f32" ] || fail "header: $(head -1 "$tmp/out")"
-[ "$(tail -n +2 "$tmp/out" | wc -l)" = 48 ] || fail "expected 48 rows, got $(tail -n +2 "$tmp/out" | wc -l)"
+# shellcheck source=diag_table_checks.sh
+. "$(dirname "$0")/diag_table_checks.sh"
+table "$py" "$xferlab" "run,piece,us_box16,us_box24,us_box32,us_box64,f32" 48
 awk -F, 'NR > 1 {
   for (i = 3; i <= 6; i++) if ($i + 0 <= 0 && $2 != "gap_ps_wr") { print "non-positive time: " $0; bad = 1 }
   span = $6 - $4
@@ -18,7 +18,5 @@ awk -F, 'NR > 1 {
   if (span > 1 || span < -1) { f = ($5 - $4) / span; d = f - $7; if (d < 0) d = -d
     if (d > 0.06) { print "f32 does not match its row: " $0; bad = 1 } }
 } END { exit bad }' "$tmp/out" || fail "rows inconsistent"
-if python3 "$py" "$tmp/no-such-xferlab" > /dev/null 2> "$tmp/err"; then fail "missing xferlab accepted"; fi
-grep -q "^halo_box32_breakdown: $tmp/no-such-xferlab" "$tmp/err" || fail "error: $(cat "$tmp/err")"
-! grep -q Traceback "$tmp/err" || fail "traceback instead of a one-line error"
+missing_xferlab_is_one_line halo_box32_breakdown "$py"
 echo PASS

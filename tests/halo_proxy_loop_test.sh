@@ -13,10 +13,9 @@ py=$1
 xferlab=$2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
-python3 "$py" "$xferlab" > "$tmp/out" || fail "exited $?"
-[ "$(head -1 "$tmp/out")" = "run,variant,size,period_us,front_us,kernels_us,door_lag_us,interior_lag_us,back_us,self_us,peer_us,other_us,late_door,period_chord_us,front_chord_us,kernels_chord_us,back_chord_us,self_chord_us,peer_chord_us,other_chord_us" ] ||
-  fail "header: $(head -1 "$tmp/out")"
-[ "$(tail -n +2 "$tmp/out" | wc -l)" = 36 ] || fail "expected 36 rows, got $(tail -n +2 "$tmp/out" | wc -l)"
+# shellcheck source=diag_table_checks.sh
+. "$(dirname "$0")/diag_table_checks.sh"
+table "$py" "$xferlab" "run,variant,size,period_us,front_us,kernels_us,door_lag_us,interior_lag_us,back_us,self_us,peer_us,other_us,late_door,period_chord_us,front_chord_us,kernels_chord_us,back_chord_us,self_chord_us,peer_chord_us,other_chord_us" 36
 awk -F, 'function abs(x) { return x < 0 ? -x : x }
 NR > 1 {
   key = $1 "," $2
@@ -39,7 +38,5 @@ END {
   }
   exit bad
 }' "$tmp/out" || fail "rows inconsistent"
-if python3 "$py" "$tmp/no-such-xferlab" > /dev/null 2> "$tmp/err"; then fail "missing xferlab accepted"; fi
-grep -q "^halo_proxy_loop: $tmp/no-such-xferlab" "$tmp/err" || fail "error: $(cat "$tmp/err")"
-! grep -q Traceback "$tmp/err" || fail "traceback instead of a one-line error"
+missing_xferlab_is_one_line halo_proxy_loop "$py"
 echo PASS
