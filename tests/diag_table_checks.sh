@@ -1,6 +1,9 @@
 # tests/diag_table_checks.sh — sourced by the tests of the halo diagnostic
 # scripts (tools/halo_*.py that print a CSV table from the committed traces):
-# the checks they all make, written once. The test defines $tmp and fail().
+# the scratch folder, fail() and the checks they all make, written once.
+
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # table PY XFERLAB HEADER ROWS [ARGS...]: PY XFERLAB ARGS prints into
 # $tmp/out a table whose first line is HEADER and which has ROWS rows.

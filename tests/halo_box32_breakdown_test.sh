@@ -6,10 +6,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,piece,us_box16,us_box24,us_box32,us_box64,f32" 48
 awk -F, 'NR > 1 {
   for (i = 3; i <= 6; i++) if ($i + 0 <= 0 && $2 != "gap_ps_wr") { print "non-positive time: " $0; bad = 1 }

@@ -8,10 +8,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,variant,size,bytes,long,latency_peer_us,latency_self_us,ready_us,notify_us" 63 stacked
 grep -q "^15,stacked,800,4800,yes,310.9,84.1,771.8,135.0$" "$tmp/out" ||
   fail "run 15 800^3 edges: $(grep '^15,stacked,800,4800,' "$tmp/out")"

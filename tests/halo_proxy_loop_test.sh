@@ -11,10 +11,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,variant,size,period_us,front_us,kernels_us,door_lag_us,interior_lag_us,back_us,self_us,peer_us,other_us,late_door,period_chord_us,front_chord_us,kernels_chord_us,back_chord_us,self_chord_us,peer_chord_us,other_chord_us" 36
 awk -F, 'function abs(x) { return x < 0 ? -x : x }
 NR > 1 {

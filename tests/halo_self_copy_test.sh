@@ -8,10 +8,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,variant,fixed_us,us_60000,us_240000,us_960000,gbps_60000,gbps_240000,gbps_960000,line_us,rate_us,at_rate_us,theta" 30
 # (printed to 0.01 us / 0.1 GB/s: tolerances for that)
 awk -F, 'function abs(x) { return x < 0 ? -x : x }

@@ -8,10 +8,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,peer_24_us,peer_1200_us,peer_60000_us,self_1200_us,self_60000_us,free_a_us,free_b_ns_per_byte,line_a_us,line_b_ns_per_byte" 5
 grep -q "^9,71.7,71.0,69.5,24.8,9.7,63.5,-0.781,47.6,0.000$" "$tmp/out" || fail "run 9: $(grep '^9,' "$tmp/out")"
 awk -F, 'NR > 1 {

@@ -12,10 +12,8 @@
 set -euo pipefail
 py=$1
 xferlab=$2
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,variant,size,n,recv_first_us,send_to_entry_us,c2_ns_per_b,late_tail_us,late_ns_per_b,late_excess_us,early_done_us,early_unpack_us,unpack_kernel_2_4_us,late_after_return_us,its_faces_at_c2_us,after_return,slope_r" 6 baseline:200 host:box64
 grep -qx "12,baseline,200,84,4.1,88.2,0.171,98.8,0.221,22.3,35.5,39.1,25.0/25.4,23.0,19.1,77/84,0.58/0.43" "$tmp/out" ||
   fail "run 12 baseline 200: $(grep '^12,baseline,200,' "$tmp/out")"

@@ -13,10 +13,8 @@ set -euo pipefail
 py=$1
 xferlab=$2
 stagger=$3
-tmp=${TEST_TMPDIR:-$(mktemp -d)}
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # shellcheck source=diag_table_checks.sh
-. "$(dirname "$0")/diag_table_checks.sh"
+. "$(dirname "$0")/diag_table_checks.sh"  # tmp, fail, table, missing_xferlab_is_one_line
 table "$py" "$xferlab" "run,variant,size,spread_2_us,spread_4_us,in_step_4,late_4,lag_2_us,lag_4_us,wait_4_us,tail_4_us,early_lag_tail_4_us,late_lag_tail_4_us,wait_sim_us,error_pct,pack_kernel_4_us,unpack_kernel_4_us" 6 baseline:200 host:box16 host:box64
 grep -qx "12,baseline,200,7.7,75.0,1/50,23 39,-0.3,38.4,108.0,78.0,79.1/35.6,-1.4/98.7,81.0,-20.5,14.4/15.2/9.9/10.0,25.6/24.7/33.2/33.3" "$tmp/out" ||
   fail "run 12 baseline 200: $(grep '^12,baseline,200,' "$tmp/out")"
