@@ -16,9 +16,10 @@ import collections
 import csv
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
+
+from gnuplot import run_gnuplot
 
 DEFAULT = ["traces/real/2026-11-27_h100x2_run9", "traces/real/2026-11-27_h100x2_run10"]
 
@@ -70,11 +71,7 @@ def plot(png, curves):
                     f.write(f"{max(d, 0.1)} {k / len(devs)}\n")
             plots.append(f"'{data}' using 1:2 with steps lw 2 title '{name}' noenhanced")
         script.append("plot " + ", ".join(plots))
-        try:
-            subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True,
-                           capture_output=True)
-        except (OSError, subprocess.CalledProcessError) as e:
-            sys.exit(f"bind_study: {png}: gnuplot failed: {getattr(e, 'stderr', '') or e}".strip())
+        run_gnuplot("bind_study", png, script)
 
 
 def main():

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Args: HELDOUT_PLOT_PY DOC — docs/halo_sim/heldout_plot.py on the committed
+# golden CSVs prints the three groups of docs/halo_sim.md's "At a glance"
+# table with the numbers the table quotes, and draws the PNG; a bad usage or a
+# missing CSV is a one-line error, not a traceback.
+set -euo pipefail
+py=$1
+doc=$2
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+python3 "$py" "$tmp/heldout.png" > "$tmp/out" || fail "exited $?"
+[ -s "$tmp/heldout.png" ] || fail "no PNG"
+printf '%s\n' \
+  "2 ranks, held-out sizes: 27 cases, median |error| 3.3 %, max 12.8 %, > 10 %: 2" \
+  "4 ranks, own fit, held-out sizes: 18 cases, median |error| 3.1 %, max 9.7 %, > 10 %: 0" \
+  "2 -> 4 ranks from 2-rank traces: 60 cases, median |error| 5.4 %, max 15.4 %, > 10 %: 12" |
+  diff - "$tmp/out" || fail "groups differ"
+grep -q '| 27 | 3.3 / 12.8 ' "$doc" && grep -q '| 18 | 3.1 / 9.7 |' "$doc" &&
+  grep -q '| 60 | 5.4 / 15.4 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
+if python3 "$py" "$tmp/x.txt" 2> "$tmp/err"; then fail "a non-PNG path accepted"; fi
+grep -qx "heldout_plot: usage: heldout_plot.py PNG \[ROOT\]" "$tmp/err" || fail "error: $(cat "$tmp/err")"
+mkdir -p "$tmp/root/docs/halo_sim"
+if python3 "$py" "$tmp/y.png" "$tmp/root" 2> "$tmp/err"; then fail "missing CSVs accepted"; fi
+grep -q "^heldout_plot: $tmp/root/docs/halo_sim/validation_run13_2rank.csv: No such file" "$tmp/err" ||
+  fail "error: $(cat "$tmp/err")"
+! grep -q Traceback "$tmp/err" || fail "traceback instead of a one-line error"
+echo PASS
