@@ -381,10 +381,11 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
 // run out of step"): XFERLAB_HALO_LATE_START_NS=S (ns, >= 0) starts every
 // rank at an odd y of the rank grid S ns late, and simulate_halo prints each
 // simulated rank's marks (µs) to stderr; unset: 0, off. Any other value is
-// an error of simulate_halo (checked_late_start_ns), never a silent 0.
+// an error of simulate_halo, never a silent 0. Read once per simulate_halo,
+// which hands it to the graph builder.
 namespace {
 constexpr const char* kLateStartVar = "XFERLAB_HALO_LATE_START_NS";
-Result<double> checked_late_start_ns() {
+Result<double> late_start_ns() {
   const char* v = std::getenv(kLateStartVar);
   if (!v) return 0.0;
   char* end = nullptr;
@@ -393,10 +394,6 @@ Result<double> checked_late_start_ns() {
     return make_error(std::string(kLateStartVar) + "='" + v + "' is not a number of ns >= 0");
   }
   return ns;
-}
-double late_start_ns() {
-  const Result<double> ns = checked_late_start_ns();
-  return ns.ok() ? *ns : 0;
 }
 }  // namespace
 
@@ -422,6 +419,7 @@ struct HaloGraphBuilder {
   HaloMode mode;
   const NicCosts& nic;
   TaskGraph& tg;
+  double late_start_ns;  // the odd-y ranks' late start (diagnosis only, above)
   int per_node = 1;
   bool reduced = false;
   int ranks = 0, nodes = 0;
@@ -445,8 +443,9 @@ struct HaloGraphBuilder {
   std::vector<uint32_t> after_posts;            // CPU after its sends
 
   HaloGraphBuilder(const HaloWorkload& w_, const HaloGeometry& g_, const HaloNetwork& net_,
-                   HaloMode mode_, const NicCosts& nic_, TaskGraph& tg_, HaloDetail detail)
-      : w(w_), g(g_), net(net_), mode(mode_), nic(nic_), tg(tg_) {
+                   HaloMode mode_, const NicCosts& nic_, TaskGraph& tg_, HaloDetail detail,
+                   double late_start_ns_)
+      : w(w_), g(g_), net(net_), mode(mode_), nic(nic_), tg(tg_), late_start_ns(late_start_ns_) {
     per_node = std::max(1, net.ranks_per_node);
     // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
     // periodic rank grid that map node 0 onto node n map every node onto a node
@@ -602,8 +601,8 @@ struct HaloGraphBuilder {
   // sends: rank r up to its departures (its marks up to post_end).
   void sends(int r) {
     m.start[r] = tg.join(cpu[r]);
-    if (const double late = late_start_ns(); late > 0 && (r / g.procs[0]) % 2 == 1) {
-      tg.after(m.start[r], tg.delay(cpu[r], late));
+    if (late_start_ns > 0 && (r / g.procs[0]) % 2 == 1) {
+      tg.after(m.start[r], tg.delay(cpu[r], late_start_ns));
     }
     departs[r].resize(msgs[r].size());
     if (gpu_driven(w.variant)) return proxy_sends(r);
@@ -818,10 +817,10 @@ struct HaloGraphBuilder {
 }  // namespace
 
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
-                           HaloMode mode, const NicCosts& nic, HaloMarks* marks,
-                           HaloDetail detail) {
+                           HaloMode mode, const NicCosts& nic, HaloMarks* marks, HaloDetail detail,
+                           double late_start_ns) {
   TaskGraph tg;
-  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail);
+  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail, late_start_ns);
   for (int r = 0; r < b.ranks; ++r) b.sends(r);
   for (int r = 0; r < b.ranks; ++r) b.messages(r);
   for (int r = 0; r < b.ranks; ++r) b.iteration_end(r);
@@ -853,18 +852,19 @@ HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
 Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
                                  const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
                                  HaloDetail detail) {
-  if (Result<double> late = checked_late_start_ns(); !late.ok()) return late.error();
+  const Result<double> late = late_start_ns();
+  if (!late.ok()) return late.error();
   HaloMarks marks;
-  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail);
+  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail, *late);
   Result<TaskTimes> t = run_task_graph_isolated(tg);
   if (!t.ok()) return t.error();
-  if (const double late = late_start_ns(); late > 0) {
+  if (*late > 0) {
     for (size_t r = 0; r < marks.end.size(); ++r) {
       auto us = [&](const std::vector<uint32_t>& v) { return t->end_ns[v[r]] / 1000; };
       std::fprintf(stderr,
                    "late_start %.1f us: rank %zu start %.1f post_end %.1f wait_begin %.1f "
                    "wait_end %.1f end %.1f\n",
-                   late / 1000, r, us(marks.start), us(marks.post_end), us(marks.wait_begin),
+                   *late / 1000, r, us(marks.start), us(marks.post_end), us(marks.wait_begin),
                    us(marks.wait_end), us(marks.end));
     }
   }

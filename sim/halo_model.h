@@ -261,9 +261,11 @@ enum class HaloDetail { kReduced, kFine };
 // than one node.
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
 // The marks (and HaloPhases) cover the simulated ranks: all, or node 0's.
+// late_start_ns > 0 starts every rank at an odd y that late (diagnosis only:
+// simulate_halo's XFERLAB_HALO_LATE_START_NS).
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks,
-                           HaloDetail detail = HaloDetail::kReduced);
+                           HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 
 // ResidualSearch: the result of search_residual.
