@@ -21,8 +21,9 @@ uint32_t TaskGraph::add_executor(std::string name, uint32_t cores) {
   return static_cast<uint32_t>(executors_.size() - 1);
 }
 
-uint32_t TaskGraph::add_link(std::string name, double bw_bytes_per_s, double latency_ns) {
-  links_.push_back({std::move(name), bw_bytes_per_s, latency_ns});
+uint32_t TaskGraph::add_link(std::string name, double bw_bytes_per_s, double latency_ns,
+                             bool in_order) {
+  links_.push_back({std::move(name), bw_bytes_per_s, latency_ns, in_order});
   return static_cast<uint32_t>(links_.size() - 1);
 }
 
@@ -50,6 +51,14 @@ void TaskGraph::after(uint32_t task, uint32_t predecessor) {
   edges_.emplace_back(predecessor, task);
 }
 
+void TaskGraph::gate_window(uint32_t gate, uint32_t opens_after, uint32_t closes_after) {
+  gate_windows_.push_back({gate, opens_after, closes_after});
+}
+
+void TaskGraph::gate_transfer(uint32_t transfer, uint32_t gate) {
+  gated_.emplace_back(transfer, gate);
+}
+
 Status TaskGraph::validate() const {
   for (size_t i = 0; i < links_.size(); ++i) {
     if (!(links_[i].bw_bytes_per_s > 0) || !(links_[i].latency_ns >= 0)) {
@@ -75,6 +84,31 @@ Status TaskGraph::validate() const {
     if (t.where >= limit || !std::isfinite(t.amount) || t.amount < 0) {
       return make_error("task graph: task " + std::to_string(i) +
                         " has an unknown resource or an amount that is negative or not finite");
+    }
+  }
+  for (const GateWindow& w : gate_windows_) {
+    if (w.gate >= num_gates_ || w.opens_after >= tasks_.size() || w.closes_after >= tasks_.size()) {
+      return make_error("task graph: a gate window names an unknown gate or task");
+    }
+  }
+  for (const auto& [t, gate] : gated_) {
+    if (gate >= num_gates_ || t >= tasks_.size() || tasks_[t].kind != TaskKind::kTransfer) {
+      return make_error("task graph: a gated task is not a transfer or its gate is unknown");
+    }
+  }
+  // A stopped transfer is put again for its remaining bytes, which would pay
+  // its route's latency again: scheduled transfers need routes without.
+  std::vector<char> scheduled_route(routes_.size(), 0);
+  for (const auto& [t, gate] : gated_) scheduled_route[tasks_[t].where] = 1;
+  for (size_t r = 0; r < routes_.size(); ++r) {
+    bool in_order = false, latency = false;
+    for (uint32_t l : routes_[r].links) {
+      in_order = in_order || links_[l].in_order;
+      latency = latency || links_[l].latency_ns > 0;
+    }
+    if ((in_order || scheduled_route[r]) && latency) {
+      return make_error(
+          "task graph: a route of gated or in-order transfers has a link with a latency");
     }
   }
   // Kahn's algorithm: every task reachable in topological order.
@@ -184,6 +218,17 @@ class GraphRun {
   void end_transfers();
   void ring(Issuer& issuer);
   void issue(uint32_t endpoint);
+  // Scheduled transfers (gated, or over an in-order link) are put by the
+  // scheduler actor, not by their issuer, and only while they may move:
+  // reschedule stops a moving one that may not (the comm is cancelled, its
+  // remaining bytes kept) and puts the rest of one that may again. Not
+  // Comm::suspend / resume: in SimGrid 3.32 a comm suspended and resumed in
+  // one instant ignores its later suspends (full network update) or never
+  // ends (lazy). want_reschedule: wakes the scheduler (a put is an
+  // actor's call).
+  void reschedule();
+  void want_reschedule();
+  bool is_scheduled(uint32_t i) const { return scheduled_transfer_[i] != 0; }
 
   const TaskGraph& g_;
   const GraphHosts& hosts_;
@@ -198,6 +243,19 @@ class GraphRun {
   std::unordered_map<const void*, uint32_t> moving_;  ///< transfer task by kernel comm
   std::vector<uint32_t> ended_;  ///< transfers ended, successors not yet started
   sg4::SemaphorePtr all_done_ = sg4::Semaphore::create(0);
+  // Gates and in-order links (empty unless the graph has either).
+  bool scheduled_ = false;
+  std::vector<std::vector<uint32_t>> window_opens_, window_closes_;  ///< per task: windows
+  std::vector<char> window_state_;               ///< per window: 0 pending, 1 open, 2 closed
+  std::vector<uint32_t> gate_open_;              ///< per gate: windows open
+  std::vector<std::vector<uint32_t>> gates_of_;  ///< per transfer: its gates
+  std::vector<uint32_t> ready_scheduled_;        ///< ready and not ended
+  std::vector<double> left_bytes_;               ///< per scheduled transfer: still to move
+  std::vector<char> comm_done_;                  ///< per transfer: its comm ended
+  std::vector<char> scheduled_transfer_;         ///< per task: gated or over an in-order link
+  std::vector<sg4::CommPtr> scheduler_ended_;    ///< the scheduler's comms that ended
+  bool reschedule_due_ = false;
+  sg4::SemaphorePtr reschedule_bell_ = sg4::Semaphore::create(0);
 };
 
 GraphRun::GraphRun(const TaskGraph& g, const GraphHosts& hosts)
@@ -221,6 +279,30 @@ GraphRun::GraphRun(const TaskGraph& g, const GraphHosts& hosts)
     successors_[p].push_back(t);
     ++waiting_[t];
   }
+  for (const GraphLink& l : g.links()) scheduled_ = scheduled_ || l.in_order;
+  scheduled_ = scheduled_ || !g.gated().empty();
+  if (!scheduled_) return;
+  const size_t n = g.tasks().size();
+  window_opens_.resize(n);
+  window_closes_.resize(n);
+  gates_of_.resize(n);
+  left_bytes_.assign(n, 0);
+  comm_done_.assign(n, 0);
+  window_state_.assign(g.gate_windows().size(), 0);
+  gate_open_.assign(g.num_gates(), 0);
+  for (uint32_t k = 0; k < g.gate_windows().size(); ++k) {
+    window_opens_[g.gate_windows()[k].opens_after].push_back(k);
+    window_closes_[g.gate_windows()[k].closes_after].push_back(k);
+  }
+  for (const auto& [t, gate] : g.gated()) gates_of_[t].push_back(gate);
+  scheduled_transfer_.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Task& t = g.tasks()[i];
+    if (t.kind != TaskKind::kTransfer) continue;
+    bool in_order = false;
+    for (uint32_t l : g.routes()[t.where].links) in_order = in_order || g.links()[l].in_order;
+    scheduled_transfer_[i] = in_order || !gates_of_[i].empty();
+  }
 }
 
 void GraphRun::run(sg4::Engine* engine) {
@@ -231,6 +313,7 @@ void GraphRun::run(sg4::Engine* engine) {
   on_comm_end([this](const void* comm) {
     auto it = moving_.find(comm);
     if (it == moving_.end()) return;
+    if (scheduled_) comm_done_[it->second] = 1;  // never stopped again
     ended_.push_back(it->second);
     moving_.erase(it);
     // Successors start from a timer due now: maestro runs it right after
@@ -253,6 +336,15 @@ void GraphRun::run(sg4::Engine* engine) {
       issue(e);
     });
   }
+  if (scheduled_ && !hosts_.endpoints.empty()) {
+    sg4::Actor::create("scheduler", hosts_.endpoints[0], [this] {
+      sg4::Actor::self()->daemonize();
+      for (;;) {
+        reschedule_bell_->acquire();
+        reschedule();
+      }
+    });
+  }
   // The issuers and receivers are daemons: they end with this regular actor,
   // once every task has.
   if (!hosts_.endpoints.empty()) {
@@ -268,6 +360,12 @@ void GraphRun::run(sg4::Engine* engine) {
 void GraphRun::start(uint32_t i) {
   const Task& t = g_.tasks()[i];
   start_s_[i] = sg4::Engine::get_clock();
+  if (t.kind == TaskKind::kTransfer && scheduled_ && is_scheduled(i)) {
+    ready_scheduled_.push_back(i);
+    left_bytes_[i] = t.amount;
+    want_reschedule();
+    return;
+  }
   if (t.kind == TaskKind::kTransfer) {  // put at this time by its issuer
     Issuer& issuer = issuers_[g_.routes()[t.where].src];
     issuer.ready.push_back(i);
@@ -295,6 +393,24 @@ void GraphRun::start(uint32_t i) {
 void GraphRun::end(uint32_t i) {
   done_[i] = 1;
   end_s_[i] = sg4::Engine::get_clock();
+  if (scheduled_) {
+    bool changed = false;
+    for (uint32_t k : window_opens_[i]) {
+      if (window_state_[k] != 0) continue;  // closed before it opened
+      window_state_[k] = 1;
+      changed = ++gate_open_[g_.gate_windows()[k].gate] == 1 || changed;
+    }
+    for (uint32_t k : window_closes_[i]) {
+      const char was = std::exchange(window_state_[k], 2);
+      if (was == 1) changed = --gate_open_[g_.gate_windows()[k].gate] == 0 || changed;
+    }
+    auto it = std::find(ready_scheduled_.begin(), ready_scheduled_.end(), i);
+    if (it != ready_scheduled_.end()) {
+      ready_scheduled_.erase(it);
+      changed = true;
+    }
+    if (changed) want_reschedule();
+  }
   for (uint32_t s : successors_[i]) {
     if (--waiting_[s] == 0) start(s);
   }
@@ -303,9 +419,15 @@ void GraphRun::end(uint32_t i) {
 
 void GraphRun::end_transfers() {
   for (uint32_t i : std::exchange(ended_, {})) {
-    Issuer& issuer = issuers_[g_.routes()[g_.tasks()[i].where].src];
-    issuer.ended.push_back(boost::static_pointer_cast<sg4::Comm>(acts_[i]));
-    ring(issuer);
+    sg4::CommPtr comm = boost::static_pointer_cast<sg4::Comm>(acts_[i]);
+    if (scheduled_ && is_scheduled(i)) {
+      scheduler_ended_.push_back(std::move(comm));
+      want_reschedule();
+    } else {
+      Issuer& issuer = issuers_[g_.routes()[g_.tasks()[i].where].src];
+      issuer.ended.push_back(std::move(comm));
+      ring(issuer);
+    }
     end(i);
   }
 }
@@ -331,6 +453,52 @@ void GraphRun::issue(uint32_t endpoint) {
                               static_cast<uint64_t>(t.amount));
       moving_.emplace(comm->get_impl(), i);
       acts_[i] = std::move(comm);
+    }
+  }
+}
+
+void GraphRun::want_reschedule() {
+  if (!std::exchange(reschedule_due_, true)) reschedule_bell_->release();
+}
+
+void GraphRun::reschedule() {
+  reschedule_due_ = false;
+  for (sg4::CommPtr& c : std::exchange(scheduler_ended_, {})) c->test();
+  std::vector<uint32_t> order;
+  for (uint32_t t : ready_scheduled_) {
+    if (!comm_done_[t]) order.push_back(t);
+  }
+  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+    return start_s_[a] != start_s_[b] ? start_s_[a] < start_s_[b] : a < b;
+  });
+  // In-order link -> when the transfers moving on it became ready (the
+  // earliest: `order` is by ready time).
+  std::unordered_map<uint32_t, double> held;
+  for (uint32_t t : order) {
+    bool move = true;
+    for (uint32_t gate : gates_of_[t]) move = move && gate_open_[gate] > 0;
+    const GraphRoute& route = g_.routes()[g_.tasks()[t].where];
+    for (uint32_t l : route.links) {
+      if (!move || !g_.links()[l].in_order) continue;
+      auto it = held.find(l);
+      move = it == held.end() || !(it->second < start_s_[t]);
+    }
+    for (uint32_t l : route.links) {
+      if (move && g_.links()[l].in_order) held.try_emplace(l, start_s_[t]);
+    }
+    const bool moving = acts_[t] != nullptr;
+    if (move == moving) continue;
+    if (moving) {  // stop: keep what is left
+      sg4::CommPtr comm = boost::static_pointer_cast<sg4::Comm>(acts_[t]);
+      left_bytes_[t] = comm->get_remaining();
+      moving_.erase(comm->get_impl());
+      comm->cancel();
+      acts_[t] = nullptr;
+    } else {
+      sg4::CommPtr comm = put(hosts_.endpoints[route.src], inboxes_[route.dst],
+                              static_cast<uint64_t>(std::llround(left_bytes_[t])));
+      moving_.emplace(comm->get_impl(), t);
+      acts_[t] = std::move(comm);
     }
   }
 }

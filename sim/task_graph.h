@@ -1,4 +1,5 @@
-// sim/task_graph.h — TaskGraph: a dependency graph of timed tasks, and
+// sim/task_graph.h — TaskGraph: a dependency graph of timed tasks (with gates
+// and in-order links for transfers), and
 // run_task_graph(), which executes it on SimGrid.
 //
 // The replay core shared by the designs (ARCHITECTURE.md, "Next shape of
@@ -45,6 +46,17 @@ struct GraphLink {
   std::string name;
   double bw_bytes_per_s = 0;
   double latency_ns = 0;
+  /// Serves its transfers in the order they became ready: a transfer moves
+  /// on it only while no transfer that became ready strictly earlier, and is
+  /// not held by a gate, is still moving there; transfers ready at the same
+  /// instant share it (max-min). false: max-min among all.
+  bool in_order = false;
+};
+
+// GateWindow: gate `gate` is open from the end of task opens_after until the
+// end of task closes_after (never, if closes_after ends first).
+struct GateWindow {
+  uint32_t gate = 0, opens_after = 0, closes_after = 0;
 };
 
 // GraphRoute: a path from endpoint src to endpoint dst (endpoints are plain
@@ -57,7 +69,8 @@ struct GraphRoute {
 class TaskGraph {
  public:
   uint32_t add_executor(std::string name, uint32_t cores);
-  uint32_t add_link(std::string name, double bw_bytes_per_s, double latency_ns);
+  uint32_t add_link(std::string name, double bw_bytes_per_s, double latency_ns,
+                    bool in_order = false);
   uint32_t add_endpoint() { return num_endpoints_++; }
   // add_route: the path from src to dst (one direction).
   uint32_t add_route(uint32_t src_endpoint, uint32_t dst_endpoint, std::vector<uint32_t> links);
@@ -70,14 +83,26 @@ class TaskGraph {
   // after: `task` starts only once `predecessor` has ended.
   void after(uint32_t task, uint32_t predecessor);
 
+  // Gates: a gated transfer moves only while every gate it waits on is open
+  // (suspended where it is otherwise); a gate is open while one of its
+  // windows is. add_gate: a gate, closed until a window opens it.
+  uint32_t add_gate() { return num_gates_++; }
+  void gate_window(uint32_t gate, uint32_t opens_after, uint32_t closes_after);
+  // gate_transfer: `transfer` (a kTransfer task) moves only while `gate` is open.
+  void gate_transfer(uint32_t transfer, uint32_t gate);
+
   const std::vector<Task>& tasks() const { return tasks_; }
   const std::vector<std::pair<uint32_t, uint32_t>>& edges() const { return edges_; }
   const std::vector<GraphExecutor>& executors() const { return executors_; }
   const std::vector<GraphLink>& links() const { return links_; }
   const std::vector<GraphRoute>& routes() const { return routes_; }
   uint32_t num_endpoints() const { return num_endpoints_; }
+  uint32_t num_gates() const { return num_gates_; }
+  const std::vector<GateWindow>& gate_windows() const { return gate_windows_; }
+  const std::vector<std::pair<uint32_t, uint32_t>>& gated() const { return gated_; }
 
-  // validate: ids in range, amounts finite and >= 0, no cycle.
+  // validate: ids in range, amounts finite and >= 0, no cycle; gated tasks
+  // are transfers.
   Status validate() const;
 
  private:
@@ -87,6 +112,9 @@ class TaskGraph {
   std::vector<GraphLink> links_;
   std::vector<GraphRoute> routes_;
   uint32_t num_endpoints_ = 0;
+  uint32_t num_gates_ = 0;
+  std::vector<GateWindow> gate_windows_;
+  std::vector<std::pair<uint32_t, uint32_t>> gated_;  ///< (transfer, gate)
 };
 
 struct TaskTimes {
