@@ -395,6 +395,22 @@ Result<double> late_start_ns() {
   }
   return ns;
 }
+
+// mpi_chain: XFERLAB_HALO_MPI_CHAIN=1 / 0 turns the MPI gate on the progress
+// engines on / off (docs/halo_sim.md, "The chain in the replay"); unset:
+// kMpiChainDefault. Any other value is an error of simulate_halo. Read once
+// per simulate_halo, which hands it to the graph builder.
+constexpr const char* kMpiChainVar = "XFERLAB_HALO_MPI_CHAIN";
+constexpr bool kMpiChainDefault = false;  // the rule of the docs' section was not met
+Result<bool> mpi_chain() {
+  const char* v = std::getenv(kMpiChainVar);
+  if (!v) return kMpiChainDefault;
+  const std::string s = v;
+  if (s != "0" && s != "1") {
+    return make_error(std::string(kMpiChainVar) + "='" + s + "' is not 0 or 1");
+  }
+  return s == "1";
+}
 }  // namespace
 
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node) {
@@ -420,6 +436,13 @@ struct HaloGraphBuilder {
   const NicCosts& nic;
   TaskGraph& tg;
   double late_start_ns;  // the odd-y ranks' late start (diagnosis only, above)
+  // The MPI chain (host-driven variants, measured mode, with engines): a
+  // rendezvous payload moves only while its sender and receiver are both
+  // inside an MPI call (a gate per rank), each engine serves its flows in
+  // the order they became ready, and a rank's wait_send ends no earlier
+  // than its payloads (docs/halo_sim.md, "The chain in the replay").
+  bool chain = false;
+  std::vector<uint32_t> in_mpi;  // per rank, when chain: its gate
   int per_node = 1;
   bool reduced = false;
   int ranks = 0, nodes = 0;
@@ -444,7 +467,7 @@ struct HaloGraphBuilder {
 
   HaloGraphBuilder(const HaloWorkload& w_, const HaloGeometry& g_, const HaloNetwork& net_,
                    HaloMode mode_, const NicCosts& nic_, TaskGraph& tg_, HaloDetail detail,
-                   double late_start_ns_)
+                   double late_start_ns_, bool mpi_chain)
       : w(w_), g(g_), net(net_), mode(mode_), nic(nic_), tg(tg_), late_start_ns(late_start_ns_) {
     per_node = std::max(1, net.ranks_per_node);
     // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
@@ -494,11 +517,14 @@ struct HaloGraphBuilder {
     // per rank that the rendezvous payload of its peer messages in flight,
     // sent and received, moves through.
     if (w.progress_ns_per_byte > 0) {
+      chain = mpi_chain && host_driven(w.variant) && mode == HaloMode::kMeasured;
       progress.resize(ranks);
       progress_ep.resize(ranks);
       for (int r = 0; r < ranks; ++r) {
-        progress[r] = tg.add_link("progress" + std::to_string(r), 1e9 / w.progress_ns_per_byte, 0);
+        progress[r] = tg.add_link("progress" + std::to_string(r), 1e9 / w.progress_ns_per_byte, 0,
+                                  /*in_order=*/chain);
         progress_ep[r] = tg.add_endpoint();
+        if (chain) in_mpi.push_back(tg.add_gate());
       }
       proxy_is_engine = gpu_driven(w.variant) && mode == HaloMode::kMeasured;
       for (int r = 0; r < ranks && proxy_is_engine; ++r) {
@@ -516,6 +542,7 @@ struct HaloGraphBuilder {
     m.isend_work_ns.assign(ranks, 0);
     m.isend_copies.resize(ranks);
     m.unpack_fixed_ns.assign(ranks, kNaN);
+    m.payloads.resize(ranks);
     wait_from.resize(ranks);
     departs.resize(ranks);
     arrivals.resize(ranks);
@@ -770,6 +797,11 @@ struct HaloGraphBuilder {
         if (!progress.empty() && dst != r && payload > 0) {
           const uint32_t moved = tg.transfer(progress_of(r, dst), payload);
           tg.after(moved, from);
+          m.payloads[r].emplace_back(moved, dst);
+          if (chain) {
+            tg.gate_transfer(moved, in_mpi[r]);
+            tg.gate_transfer(moved, in_mpi[dst]);
+          }
           const uint32_t both = tg.join(cpu[dst]);
           tg.after(both, arrive);
           tg.after(both, moved);
@@ -811,6 +843,18 @@ struct HaloGraphBuilder {
     }
     m.end[r] = tg.delay(cpu[r], w.wait_send_ns);
     tg.after(m.end[r], m.unpack_end[r]);
+    if (!chain) return;
+    // Inside MPI: the Isend chain, wait_recv, wait_send (not the pack and
+    // unpack phases, nor the gap after the Isends). A rank leaves wait_recv
+    // when its receives are done, whatever its payloads still hold; its
+    // wait_send ends once they have moved.
+    const uint32_t sent = tg.join(cpu[r]);
+    tg.after(sent, m.end[r]);
+    for (const auto& payload : m.payloads[r]) tg.after(sent, payload.first);
+    m.end[r] = sent;
+    tg.gate_window(in_mpi[r], m.pack_end[r], m.post_end[r]);
+    tg.gate_window(in_mpi[r], after_posts[r], m.wait_end[r]);
+    tg.gate_window(in_mpi[r], m.unpack_end[r], m.end[r]);
   }
 };
 
@@ -818,9 +862,9 @@ struct HaloGraphBuilder {
 
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks, HaloDetail detail,
-                           double late_start_ns) {
+                           double late_start_ns, bool mpi_chain) {
   TaskGraph tg;
-  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail, late_start_ns);
+  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail, late_start_ns, mpi_chain);
   for (int r = 0; r < b.ranks; ++r) b.sends(r);
   for (int r = 0; r < b.ranks; ++r) b.messages(r);
   for (int r = 0; r < b.ranks; ++r) b.iteration_end(r);
@@ -854,8 +898,10 @@ Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
                                  HaloDetail detail) {
   const Result<double> late = late_start_ns();
   if (!late.ok()) return late.error();
+  const Result<bool> chain = mpi_chain();
+  if (!chain.ok()) return chain.error();
   HaloMarks marks;
-  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail, *late);
+  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail, *late, *chain);
   Result<TaskTimes> t = run_task_graph_isolated(tg);
   if (!t.ok()) return t.error();
   if (*late > 0) {

@@ -250,6 +250,9 @@ struct HaloMarks {
   std::vector<std::vector<std::pair<uint32_t, double>>> isend_copies;
   std::vector<double>
       unpack_fixed_ns;  ///< per rank: CPU-only unpack phase (stream/stacked), else NaN.
+  /// Per rank: the rendezvous payload transfers it sends through the
+  /// progress engines (task, destination rank).
+  std::vector<std::vector<std::pair<uint32_t, int>>> payloads;
 };
 // HaloDetail: kReduced simulates node 0 alone when node_symmetric() holds
 // (exact: every node is a translate of node 0; docs/halo_sim.md, "Speed"),
@@ -262,10 +265,17 @@ enum class HaloDetail { kReduced, kFine };
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
 // The marks (and HaloPhases) cover the simulated ranks: all, or node 0's.
 // late_start_ns > 0 starts every rank at an odd y that late (diagnosis only:
-// simulate_halo's XFERLAB_HALO_LATE_START_NS).
+// simulate_halo's XFERLAB_HALO_LATE_START_NS). mpi_chain (simulate_halo's
+// XFERLAB_HALO_MPI_CHAIN; host-driven variants in measured mode with
+// engines): each rank is inside MPI only in its Isend chain, wait_recv and
+// wait_send, and a rendezvous payload moves only while both its ranks are
+// (a gate per rank); the engines serve their flows in the order they became
+// ready; a rank's end (wait_send) waits for the payloads it sends
+// (docs/halo_sim.md, "The chain in the replay").
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks,
-                           HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0);
+                           HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0,
+                           bool mpi_chain = false);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 
 // ResidualSearch: the result of search_residual.

@@ -240,6 +240,91 @@ TEST(HaloModel, LateStartSwitchRejectsMalformedValues) {
   EXPECT_TRUE(late.ok());
 }
 
+// The MPI chain (docs/halo_sim.md, "The chain in the replay"; switch
+// XFERLAB_HALO_MPI_CHAIN): host-driven ranks 2x2x1, faces of 4096 B of
+// payload on engines of 10 ns/B, the ranks at odd y (2, 3) started 200 us
+// late, an unpack of 1 ms (longer than an engine's whole load, 8 payloads:
+// 328 us). An early rank's
+// receives from the late ranks complete, it leaves MPI (wait_end) for its
+// unpack with payloads to the late ranks still open, and
+// those move again only once it is back (unpack_end): no payload of an
+// early rank ends while it is outside MPI, some end after it is back, and
+// its end (wait_send) waits for all. Without the chain its payloads move
+// while it is out.
+TEST(HaloModel, MpiChainPayloadMovesOnlyWhileBothRanksAreInsideMpi) {
+  HaloWorkload w = synthetic("baseline");
+  w.mpi = {1000, 0};
+  w.residual_per_recv_ns = 0;
+  w.progress_ns_per_byte = 10;
+  w.unpack_phase_ns = 1e6;
+  const HaloGeometry g{.procs = {2, 2, 1}, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+  HaloNetwork net;
+  net.ranks_per_node = g.ranks();
+  for (const bool chain : {true, false}) {
+    HaloMarks m;
+    const TaskGraph tg = build_halo_graph(w, g, net, HaloMode::kMeasured, NicCosts{}, &m,
+                                          HaloDetail::kFine, 200e3, chain);
+    Result<TaskTimes> t = run_task_graph_isolated(tg);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    const auto& end = t->end_ns;
+    int moved_outside = 0, after_return = 0;
+    for (int early : {0, 1}) {
+      const double left = end[m.wait_end[early]], back = end[m.unpack_end[early]];
+      ASSERT_LT(left + 1000, back);
+      double last_ns = 0;
+      for (const auto& [p, dst] : m.payloads[early]) {
+        moved_outside += end[p] > left + 1e-6 && end[p] < back - 1e-6;
+        after_return += end[p] > back + 1e-6;
+        last_ns = std::max(last_ns, end[p]);
+      }
+      if (chain) EXPECT_GE(end[m.end[early]], last_ns);
+    }
+    if (chain) {
+      EXPECT_EQ(moved_outside, 0);
+      EXPECT_GT(after_return, 0);
+    } else {
+      EXPECT_GT(moved_outside, 0);
+    }
+  }
+}
+
+// Ranks in step (every rank at 0; 2 ranks, and 4): each rank's receives and
+// sends end together, so the gate never holds a payload and the chain
+// changes nothing; and the switch: a malformed value is an error naming
+// the variable, 0 and 1 are accepted, and with ranks out of step 1 makes
+// the late ranks' wait longer.
+TEST(HaloModel, MpiChainChangesNothingInStepAndItsSwitchIsChecked) {
+  HaloWorkload w = synthetic("baseline");
+  w.mpi = {1000, 0};
+  w.progress_ns_per_byte = 10;
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_LATE_START_NS"), 0);
+  for (std::array<int, 3> procs : {std::array<int, 3>{2, 1, 1}, std::array<int, 3>{2, 2, 1}}) {
+    const HaloGeometry g{.procs = procs, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 27};
+    HaloNetwork net;
+    net.ranks_per_node = g.ranks();
+    auto run = [&](const char* chain) {
+      EXPECT_EQ(setenv("XFERLAB_HALO_MPI_CHAIN", chain, 1), 0);
+      return simulate_halo(w, g, net, HaloMode::kMeasured, NicCosts{});
+    };
+    Result<HaloPhases> off = run("0"), on = run("1");
+    ASSERT_TRUE(off.ok() && on.ok());
+    EXPECT_NEAR(on->iteration_ns, off->iteration_ns, 1e-6);
+    EXPECT_NEAR(on->wait_ns, off->wait_ns, 1e-6);
+    for (const char* bad : {"2", "yes", "", "1 "}) {
+      Result<HaloPhases> p = run(bad);
+      ASSERT_FALSE(p.ok()) << bad;
+      EXPECT_NE(p.error().message.find("XFERLAB_HALO_MPI_CHAIN='"), std::string::npos) << bad;
+    }
+    if (procs[1] == 1) continue;
+    ASSERT_EQ(setenv("XFERLAB_HALO_LATE_START_NS", "100000", 1), 0);
+    Result<HaloPhases> late_off = run("0"), late_on = run("1");
+    ASSERT_EQ(unsetenv("XFERLAB_HALO_LATE_START_NS"), 0);
+    ASSERT_TRUE(late_off.ok() && late_on.ok());
+    EXPECT_GT(late_on->wait_ns, late_off->wait_ns + 1000);
+  }
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_MPI_CHAIN"), 0);
+}
+
 TEST(HaloModel, RendezvousPayloadSharesEachRanksProgressEngine) {
   HaloWorkload w = synthetic("baseline");
   w.mpi = {1000, 0};

@@ -7,8 +7,8 @@
 # (XFERLAB_HALO_LATE_START_NS, sim/halo_model.cc), and iterates what several
 # iterations would do: each pair starts its next iteration at its own end,
 # so the next offset is the late pair's end minus the early pair's (>= 0).
-# Starts at the measured 4-rank spread of baseline 200^3 on run 12 (75 µs,
-# tools/halo_x4_skew.py) and prints per step the offset and each pair's
+# Starts at OFFSET_US (default: the measured 4-rank spread of baseline 200^3
+# on run 12, 75 µs, tools/halo_x4_skew.py) and prints per step the offset and each pair's
 # iteration and wait (µs; ranks 0 and 2), then the in-step replay's (offset
 # 0) for comparison.
 set -euo pipefail
@@ -33,7 +33,7 @@ ends() {  # VARIANT SIZE OFFSET_NS -> "early_end late_end early_wait late_wait" 
 echo "variant,size,step,offset_us,early_iteration_us,late_iteration_us,early_wait_us,late_wait_us"
 for c in $cases; do
   v=${c%%:*} s=${c#*:}
-  off=75000
+  off=$(awk -v u="${OFFSET_US:-75}" 'BEGIN { printf "%.0f", u * 1000 }')
   for ((k = 1; k <= steps; k++)); do
     r=$(ends "$v" "$s" "$off")
     read -r e l we wl <<< "$r"
