@@ -379,7 +379,8 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
 
 // late_start_ns: diagnosis only (docs/halo_sim.md, "2 -> 4 ranks: the ranks
 // run out of step"): XFERLAB_HALO_LATE_START_NS=S (ns, >= 0) starts every
-// rank at an odd y of the rank grid S ns late, and simulate_halo prints each
+// rank at an odd y of the rank grid (on a grid of one row: at an odd x) S ns
+// late (not in calibrate_residual's replays), and simulate_halo prints each
 // simulated rank's marks (µs) to stderr; unset: 0, off. Any other value is
 // an error of simulate_halo, never a silent 0. Read once per simulate_halo,
 // which hands it to the graph builder.
@@ -628,7 +629,9 @@ struct HaloGraphBuilder {
   // sends: rank r up to its departures (its marks up to post_end).
   void sends(int r) {
     m.start[r] = tg.join(cpu[r]);
-    if (late_start_ns > 0 && (r / g.procs[0]) % 2 == 1) {
+    // Late: ranks at an odd y; on a grid of one row, at an odd x.
+    const int late_axis = g.procs[1] > 1 ? (r / g.procs[0]) % g.procs[1] : r % g.procs[0];
+    if (late_start_ns > 0 && late_axis % 2 == 1) {
       tg.after(m.start[r], tg.delay(cpu[r], late_start_ns));
     }
     departs[r].resize(msgs[r].size());
@@ -893,10 +896,14 @@ HaloPhases read_phases(const HaloMarks& m, const TaskTimes& t) {
   return p;
 }
 
-Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
-                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
-                                 HaloDetail detail) {
-  const Result<double> late = late_start_ns();
+namespace {
+// replay_halo: simulate_halo, with the diagnosis switch's late start read
+// (`late_start`) or not: calibrate_residual fits the measured run, whose
+// ranks ran in step.
+Result<HaloPhases> replay_halo(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
+                               HaloMode mode, const NicCosts& nic, HaloDetail detail,
+                               bool late_start) {
+  const Result<double> late = late_start ? late_start_ns() : Result<double>(0.0);
   if (!late.ok()) return late.error();
   const Result<bool> chain = mpi_chain();
   if (!chain.ok()) return chain.error();
@@ -915,6 +922,13 @@ Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
     }
   }
   return read_phases(marks, *t);
+}
+}  // namespace
+
+Result<HaloPhases> simulate_halo(const HaloWorkload& w, const HaloGeometry& g,
+                                 const HaloNetwork& net, HaloMode mode, const NicCosts& nic,
+                                 HaloDetail detail) {
+  return replay_halo(w, g, net, mode, nic, detail, /*late_start=*/true);
 }
 
 Result<ResidualSearch> search_residual(const std::function<Result<double>(double)>& f, double f0,
@@ -962,7 +976,8 @@ Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
                                       const HaloNetwork& net, double measured_ns) {
   const NicCosts unused;
   w.residual_per_recv_ns = 0;
-  Result<HaloPhases> p0 = simulate_halo(w, g, net, HaloMode::kMeasured, unused);
+  Result<HaloPhases> p0 =
+      replay_halo(w, g, net, HaloMode::kMeasured, unused, HaloDetail::kReduced, false);
   if (!p0.ok() || p0->iteration_ns >= measured_ns) return p0;
   // First guess: the gap spread over the messages a rank receives.
   const double f0 = p0->iteration_ns - measured_ns;
@@ -974,7 +989,8 @@ Result<HaloPhases> calibrate_residual(HaloWorkload& w, const HaloGeometry& g,
   Result<ResidualSearch> s = search_residual(
       [&](double x) -> Result<double> {
         trial.residual_per_recv_ns = x;
-        Result<HaloPhases> p = simulate_halo(trial, g, net, HaloMode::kMeasured, unused);
+        Result<HaloPhases> p =
+            replay_halo(trial, g, net, HaloMode::kMeasured, unused, HaloDetail::kReduced, false);
         if (!p.ok()) return p.error();
         seen.emplace_back(x, *p);
         return p->iteration_ns - measured_ns;

@@ -264,8 +264,9 @@ enum class HaloDetail { kReduced, kFine };
 // than one node.
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
 // The marks (and HaloPhases) cover the simulated ranks: all, or node 0's.
-// late_start_ns > 0 starts every rank at an odd y that late (diagnosis only:
-// simulate_halo's XFERLAB_HALO_LATE_START_NS). mpi_chain (simulate_halo's
+// late_start_ns > 0 starts every rank at an odd y (on a grid of one row: at
+// an odd x) that late (diagnosis only: simulate_halo's
+// XFERLAB_HALO_LATE_START_NS, which calibrate_residual does not apply). mpi_chain (simulate_halo's
 // XFERLAB_HALO_MPI_CHAIN; host-driven variants in measured mode with
 // engines): each rank is inside MPI only in its Isend chain, wait_recv and
 // wait_send, and a rendezvous payload moves only while both its ranks are

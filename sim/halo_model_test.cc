@@ -236,8 +236,24 @@ TEST(HaloModel, LateStartSwitchRejectsMalformedValues) {
   }
   ASSERT_EQ(setenv("XFERLAB_HALO_LATE_START_NS", "50000", 1), 0);
   Result<HaloPhases> late = run();
+  // The residual's calibration fits ranks in step: the switch leaves it alone.
+  const HaloGeometry two{.procs = {2, 1, 1}, .per_rank = {32, 32, 32}, .vars = 1, .pattern = 7};
+  HaloWorkload calibrated = w, calibrated_unset = w;
+  const double measured_ns = 1.05 * base->iteration_ns;
+  Result<HaloPhases> c = calibrate_residual(calibrated, g, net, measured_ns);
   ASSERT_EQ(unsetenv("XFERLAB_HALO_LATE_START_NS"), 0);
+  Result<HaloPhases> c_unset = calibrate_residual(calibrated_unset, g, net, measured_ns);
   EXPECT_TRUE(late.ok());
+  ASSERT_TRUE(c.ok() && c_unset.ok());
+  EXPECT_EQ(calibrated.residual_per_recv_ns, calibrated_unset.residual_per_recv_ns);
+  EXPECT_EQ(c->iteration_ns, c_unset->iteration_ns);
+  // On a grid of one row the ranks at odd x start late.
+  HaloMarks m;
+  const TaskGraph tg =
+      build_halo_graph(w, two, net, HaloMode::kMeasured, NicCosts{}, &m, HaloDetail::kFine, 50e3);
+  Result<TaskTimes> t = run_task_graph_isolated(tg);
+  ASSERT_TRUE(t.ok());
+  EXPECT_NEAR(t->end_ns[m.start[1]] - t->end_ns[m.start[0]], 50e3, 1e-6);
 }
 
 // The MPI chain (docs/halo_sim.md, "The chain in the replay"; switch

@@ -8,27 +8,30 @@
 # iterations would do: each pair starts its next iteration at its own end,
 # so the next offset is the late pair's end minus the early pair's (>= 0).
 # Starts at OFFSET_US (default: the measured 4-rank spread of baseline 200^3
-# on run 12, 75 µs, tools/halo_x4_skew.py) and prints per step the offset and each pair's
-# iteration and wait (µs; ranks 0 and 2), then the in-step replay's (offset
-# 0) for comparison.
+# on run 12, 75 µs, tools/halo_x4_skew.py) and prints per step the offset and
+# each pair's iteration and wait (µs; ranks 0 and 2), then the in-step
+# replay's (offset 0) for comparison. RANKS=2: the trace's own 2 ranks, rank
+# 1 late (the residual is still calibrated with both in step).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 x=$(readlink -f "${XFERLAB:-bazel-bin/sim/xferlab}")
 two=${TWO:-traces/real/2026-11-27_h100x4_run12/halo_median5_2rank}
 platform=${PLATFORM:-hgx_h100_nvlink4}
 steps=${STEPS:-6}
+ranks=${RANKS:-4}
+case $ranks in 2) late=1 ;; 4) late=2 ;; *) echo "halo_stagger: RANKS must be 2 or 4, got '$ranks'" >&2; exit 2 ;; esac
 cases=${*:-baseline:200 host:200 host:box64}
 ends() {  # VARIANT SIZE OFFSET_NS -> "early_end late_end early_wait late_wait" (µs)
   local err
   err=$(XFERLAB_HALO_LATE_START_NS=$3 "$x" replay "$two/traces/${1}_gpus2_${2}_rank0.xft.zst" \
-    --ranks 4 --scaling weak --platform "$platform" --format csv 2>&1 >/dev/null) ||
+    --ranks "$ranks" --scaling weak --platform "$platform" --format csv 2>&1 >/dev/null) ||
     { echo "halo_stagger: $1 $2: $(tail -1 <<< "$err")" >&2; exit 1; }
-  awk '/^late_start / { end[$5] = $NF; wait[$5] = $(NF - 2) - $(NF - 4) } END {
-    if (!(0 in end) || !(2 in end)) {
-      print "halo_stagger: no marks of ranks 0 and 2" > "/dev/stderr"
+  awk -v late="$late" '/^late_start / { end[$5] = $NF; wait[$5] = $(NF - 2) - $(NF - 4) } END {
+    if (!(0 in end) || !(late in end)) {
+      print "halo_stagger: no marks of ranks 0 and " late > "/dev/stderr"
       exit 1
     }
-    print end[0], end[2], wait[0], wait[2] }' <<< "$err"
+    print end[0], end[late], wait[0], wait[late] }' <<< "$err"
 }
 echo "variant,size,step,offset_us,early_iteration_us,late_iteration_us,early_wait_us,late_wait_us"
 for c in $cases; do
