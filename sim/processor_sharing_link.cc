@@ -127,23 +127,6 @@ size_t ProcessorSharingLink::apply(InFlight& f, const Event& e) const {
   return id;
 }
 
-double ProcessorSharingLink::next_event_ns() const {
-  return next_event(f_).t_ns;
-}
-
-double ProcessorSharingLink::earliest_end_ns(size_t id) const {
-  if (ended(id)) return end_ns_[id];
-  // The flows in flight only, copied into storage kept between calls (the
-  // copy reuses its allocations: polling's groups ask once per flow).
-  InFlight& f = look_ahead_;
-  f = f_;
-  while (true) {
-    const Event e = next_event(f);
-    if (e.t_ns == kInf) return kInf;  // only a bug: a flow added always ends
-    if (apply(f, e) == id) return e.t_ns;
-  }
-}
-
 bool ProcessorSharingLink::ended(size_t id) const {
   return !std::isnan(end_ns_[id]);
 }
@@ -173,15 +156,21 @@ double ProcessorSharingLink::end_ns(size_t id) {
   return end_ns_[id];
 }
 
-size_t ProcessorSharingLink::next_end() {
+std::optional<size_t> ProcessorSharingLink::next_end(double limit_ns) {
   while (true) {
-    const size_t id = step(kInf);
-    if (id == kNone) {  // the caller waits for a flow in flight: only a bug gets here
-      std::fprintf(stderr, "%s:%d: no flow in flight\n", __FILE__, __LINE__);
-      std::abort();
-    }
+    const size_t id = step(limit_ns);
+    if (id == kNone) return std::nullopt;
     if (id != kJoined) return id;
   }
+}
+
+size_t ProcessorSharingLink::next_end() {
+  const std::optional<size_t> id = next_end(kInf);
+  if (!id) {  // the caller waits for a flow in flight: only a bug gets here
+    std::fprintf(stderr, "%s:%d: no flow in flight\n", __FILE__, __LINE__);
+    std::abort();
+  }
+  return *id;
 }
 
 }  // namespace xferlab::sim

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -52,16 +53,15 @@ class ProcessorSharingLink {
   double end_ns(size_t id);
 
   // With several producers a flow's end is not known while another may
-  // still add flows; these let a waiter step to it instead (wait_ns):
-  // next_event_ns is the next join or end given the flows added so far
-  // (infinity if none); a flow added later only delays ends, so it is never
-  // after the true next event. advance processes every event up to `t_ns`
-  // and moves the clock there; ended says whether flow `id` has ended.
-  double next_event_ns() const;
-  // earliest_end_ns: when flow `id` ends if no flow is added (a flow added
-  // later only delays it, so it never ends before): a waiter may sleep
-  // until then rather than to every next event (O(flows in flight)).
-  double earliest_end_ns(size_t id) const;
+  // still add flows (polling's agent groups, hardware's DMA channels); the
+  // scheduler that runs them takes the link's events in time order instead:
+  // next_end(limit_ns) processes the events no later than `limit_ns` until
+  // one more flow ends and returns its id, or nullopt once none is left up
+  // to `limit_ns` (the clock then at the last event processed). A flow
+  // added later, at or after that limit, only delays later ends.
+  // advance processes every event up to `t_ns` and moves the clock there;
+  // ended says whether flow `id` has ended.
+  std::optional<size_t> next_end(double limit_ns);
   void advance(double t_ns);
   bool ended(size_t id) const;
   // next_end: processes events until one more flow ends, provided no flow
@@ -79,8 +79,7 @@ class ProcessorSharingLink {
     double rate = 0;   // bytes per ns
     double share = 0;  // flows `rate` is divided among (0: none)
   };
-  // InFlight: the clock and the flows not ended yet, which earliest_end_ns
-  // copies to look ahead with the same arithmetic as step.
+  // InFlight: the clock and the flows not ended yet.
   struct InFlight {
     double now_ns = 0;
     std::vector<Lane> lanes;
@@ -119,7 +118,6 @@ class ProcessorSharingLink {
   std::vector<uint32_t> lane_;         // per flow
   std::vector<double> end_ns_;         // NaN until the flow ended
   mutable std::vector<size_t> order_;  // share's scratch: lanes by flows
-  mutable InFlight look_ahead_;        // earliest_end_ns's scratch copy of f_
 };
 
 }  // namespace xferlab::sim

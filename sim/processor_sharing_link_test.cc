@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 
 namespace xferlab::sim {
 namespace {
@@ -59,43 +60,23 @@ TEST(ProcessorSharingLink, IdleGapsAndEmptyFlows) {
   EXPECT_NEAR(link.end_ns(c), 7000, kTol);
 }
 
-// Two producers: a waiter stepping to the next event (as DMA channels do)
-// sees A's end at 1000 given A alone, but B, added at 500 while it waits,
-// halves A's rate: at 1000 A has not ended and its end moves to 1500
-// (500 B alone, then 500 B at 0.5 B/ns).
-TEST(ProcessorSharingLink, NextEventNeverPassesAnEndThatAFlowAddedLaterDelays) {
+// Two producers (as polling's agent groups and hardware's DMA channels):
+// the scheduler takes the link's ends in time order up to the next time an
+// agent is due, which may add a flow then. A (1000 B at 0, 1 B/ns) has not
+// ended by 500, where B (1000 B) halves its rate: A ends at 1500, B at 2000.
+TEST(ProcessorSharingLink, NextEndUpToALimitLeavesLaterEndsToFlowsAddedThen) {
   ProcessorSharingLink link(1e9, 0);
   const size_t a = link.add(0, 1000);
-  EXPECT_NEAR(link.next_event_ns(), 0, kTol);  // A joins the sharing
-  link.advance(0);
-  EXPECT_NEAR(link.next_event_ns(), 1000, kTol);
-  link.add(500, 1000);
-  link.advance(1000);
+  EXPECT_EQ(link.next_end(500), std::nullopt);
+  const size_t b = link.add(500, 1000);
+  EXPECT_EQ(link.next_end(1499), std::nullopt);
   EXPECT_FALSE(link.ended(a));
-  EXPECT_NEAR(link.next_event_ns(), 1500, kTol);
-  link.advance(1500);
-  EXPECT_TRUE(link.ended(a));
+  EXPECT_EQ(link.next_end(1500), a);
   EXPECT_NEAR(link.end_ns(a), 1500, kTol);
-}
-
-// earliest_end_ns (polling's groups wait by it): a flow's end as the link
-// stands, latent flows included; a flow added later only moves it later.
-// Latency 100, 1 B/ns: A (1000 B at 0) joins at 100, B (1000 B at 200) at
-// 300, A having 800 B left, both at 0.5 B/ns: A ends at 1900, B at 2100.
-// C added at 1000 (joins 1100) slows A: 400 B left at 1/3 B/ns, ends 2300.
-TEST(ProcessorSharingLink, EarliestEndIsTheEndWithoutMoreFlowsAndOnlyMovesLater) {
-  ProcessorSharingLink link(1e9, 100);
-  const size_t a = link.add(0, 1000);
-  const size_t b = link.add(200, 1000);
-  EXPECT_NEAR(link.earliest_end_ns(a), 1900, kTol);
-  EXPECT_NEAR(link.earliest_end_ns(b), 2100, kTol);
-  link.advance(1000);
-  link.add(1000, 1000);
-  EXPECT_NEAR(link.earliest_end_ns(a), 2300, kTol);
-  link.advance(2300);
-  EXPECT_TRUE(link.ended(a));
-  EXPECT_NEAR(link.earliest_end_ns(a), link.end_ns(a), kTol);
-  EXPECT_NEAR(link.earliest_end_ns(b), link.end_ns(b), kTol);
+  EXPECT_EQ(link.next_end(1500), std::nullopt);
+  EXPECT_FALSE(link.ended(b));
+  EXPECT_EQ(link.next_end(std::numeric_limits<double>::infinity()), b);
+  EXPECT_NEAR(link.end_ns(b), 2000, kTol);
 }
 
 // Capped lanes, 1 B/ns, no latency, caps 0.6 B/ns. A (600 B) and B (3000

@@ -1,11 +1,16 @@
 // sim/replay_engine.cc — the S4U actors that replay a run: an iteration
 // driver (global barriers), one producer actor per GPU and kernel carrying
-// the mechanism's logic, and DMA-channel actors for hardware PROACT.
+// the mechanism's logic, and its agents (polling's agent groups, hardware's
+// DMA channels): actors of their own, or run by the producer on its own
+// clock where the GPU's flows have a link of their own.
 // Equations: docs/sim.md, "Mechanisms".
 #include "sim/replay_engine.h"
 
 #include <algorithm>
 #include <cmath>
+#include <coroutine>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -13,9 +18,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <queue>
 #include <simgrid/s4u.hpp>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "common/phase_log.h"
 #include "hw_model/software_mechanisms.h"
@@ -67,11 +74,12 @@ struct Run {
     result.timeline.push_back(
         Span{std::move(name), cat, gpu, track, index, start_ns, end_ns - start_ns});
   }
-  // A producer whose flows are all on a link it alone adds to (isolated
-  // inline and cdp) keeps its clock here between begin_own_clock and
-  // end_own_clock instead of sleeping in SimGrid at every step: no other
-  // actor sees its times until it ends, and it makes no SimGrid call until
-  // then; at the end it sleeps once, to its clock. NaN: SimGrid's clock.
+  // A producer whose flows are all on a link only it and its agents add to
+  // (isolated inline, cdp, polling, hardware) keeps its clock here between
+  // begin_own_clock and end_own_clock instead of sleeping in SimGrid at
+  // every step: no other actor sees its times until it ends, and it makes
+  // no SimGrid call until then; at the end it sleeps once, to its clock
+  // (its agents: run_on_own_clock). NaN: SimGrid's clock.
   // Also exact where SimGrid's is not: SimGrid makes a sleep shorter than
   // its time precision last that precision (1 ns).
   double own_clock_ns = std::numeric_limits<double>::quiet_NaN();
@@ -112,7 +120,9 @@ struct Run {
   // Critical path (ReplayOptions::explain): each actor's chain of steps.
   std::unique_ptr<CriticalPath> cp;
   std::vector<CriticalPath::Node> ends;  // actors' last nodes in the current iteration
-  static int64_t me() { return sg4::this_actor::get_pid(); }
+  // me: the running actor, or the agent run_on_own_clock runs (its id, < 0).
+  int64_t agent = 0;
+  int64_t me() const { return agent != 0 ? agent : sg4::this_actor::get_pid(); }
   CriticalPath::Node cursor() const { return cp ? cp->cursor(me()) : CriticalPath::kNone; }
   void step(double t_ns, Cause cause, uint32_t gpu) {
     if (cp) cp->step(me(), t_ns, cause, gpu);
@@ -135,8 +145,8 @@ struct Run {
 // Flight: one chunk's transfer to one destination, or to `copies`
 // destinations at once (fan-out aggregation).
 // A flight is a SimGrid comm, or a flow of a ProcessorSharingLink (`link`)
-// where its GPU's transfers have a link of their own (isolated inline and
-// DMA channels; `shared_link`: several actors add flows to it).
+// where its GPU's transfers have a link of their own (isolated inline, cdp,
+// polling and DMA channels).
 struct Flight {
   sg4::CommPtr comm;
   double start_ns;
@@ -146,8 +156,6 @@ struct Flight {
   CriticalPath::Node from = CriticalPath::kNone;  // the starting actor's step
   ProcessorSharingLink* link = nullptr;
   size_t link_flow = 0;  // its id on `link`
-  bool shared_link = false;
-  bool earliest_end = false;  // shared link: wait by earliest_end_ns, not by events
 
   double end_ns() const {
     return link != nullptr ? link->end_ns(link_flow) : comm->get_finish_time() * kNsPerS;
@@ -196,7 +204,7 @@ Flight start_flight(Run& run, uint32_t src, uint32_t lane, Target to, uint32_t c
     f.comm = to.copies > 1 && run.platform.has_fan_out_sinks()
                  ? run.platform.send_fan_out(src, lane, bytes)
                  : run.platform.send(src, lane, to.dst, bytes);
-    run.moving.emplace(f.comm->get_impl(), std::make_pair(Run::me(), f.comm));
+    run.moving.emplace(f.comm->get_impl(), std::make_pair(run.me(), f.comm));
     ++run.result.activities;
   }
   const double replicas = run.weight[src];  // the same flight from each folded GPU
@@ -215,26 +223,9 @@ void explain_flight(Run& run, const Flight& f) {
                                   f.end_ns(), f.src, f.dst, f.payload, f.wire));
 }
 
-void finish_flight(Run& run, Flight& f) {
-  if (f.link != nullptr) {
-    // Another actor may still add flows, which only delay ends: step to the
-    // link's next event until this flow has ended.
-    // Polling's groups sleep until the flow's end as the link stands
-    // (flows added meanwhile only delay it), hardware's channels to every
-    // event of the link; where rounding leaves the flow a hair short of the
-    // end it was to reach, the link steps its next event itself.
-    double last = -1;
-    while (f.shared_link && !f.link->ended(f.link_flow)) {
-      double t = f.earliest_end ? f.link->earliest_end_ns(f.link_flow) : f.link->next_event_ns();
-      if (t <= last) t = f.link->next_event_ns();
-      last = t;
-      run.sleep_until(t);
-      f.link->advance(t);
-    }
-    run.sleep_until(f.end_ns());
-  } else {
-    f.comm->wait();
-  }
+// flight_done: a flight that has ended now: its part of the critical path,
+// its busy interval and its timeline span.
+void flight_done(Run& run, const Flight& f) {
   explain_flight(run, f);
   double end = run.now();
   run.busy.emplace_back(f.start_ns, end);
@@ -243,6 +234,17 @@ void finish_flight(Run& run, Flight& f) {
       f.copies > 1 ? std::to_string(f.copies) + " peers" : "gpu" + std::to_string(f.dst);
   run.span("chunk " + std::to_string(f.chunk) + " -> " + to, "transfer", f.src,
            TimelineTrack::kLink, f.dst, f.start_ns, end);
+}
+
+// finish_flight: waits for a flight of the running producer (a link's
+// flight: only it adds to the link, so the flow's end is known).
+void finish_flight(Run& run, Flight& f) {
+  if (f.link != nullptr) {
+    run.sleep_until(f.end_ns());
+  } else {
+    f.comm->wait();
+  }
+  flight_done(run, f);
 }
 
 // finish_first_child: waits until every copy of one of `children` (each a
@@ -304,6 +306,166 @@ void finish_first_child(Run& run, std::deque<std::deque<Flight>>& children,
 void finish_all(Run& run, std::deque<Flight>& flights) {
   for (Flight& f : flights) finish_flight(run, f);
   flights.clear();
+}
+
+// ---- Agents: several actors of one producer sharing its GPU's link ----------
+//
+// Agent: the body of a polling agent group or of a DMA channel, written once
+// as a coroutine that suspends at each of its waits, saying what it waits
+// for: a time, or a flight's end. Whoever resumes it drives it: a SimGrid
+// actor that sleeps or waits for the comm (run_agents), or, where the
+// agents' flights are flows of the GPU's isolated link, the producer, which
+// runs them all on its own clock (run_on_own_clock). Agents wait only by
+// co_await (Run::sleep_until would move the producer's clock instead).
+class Agent {
+ public:
+  struct Wait {
+    double until_ns = 0;
+    Flight* flight = nullptr;  // set: until this flight has ended
+  };
+  struct promise_type;
+  using Handle = std::coroutine_handle<promise_type>;
+  struct promise_type {
+    Wait wait;
+    Agent get_return_object() { return Agent(Handle::from_promise(*this)); }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    std::suspend_always final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { std::terminate(); }
+  };
+  // co_await Agent::until(t) / Agent::arrival(f): always suspends, so that
+  // the driver decides (a time already past goes on at once).
+  struct Awaiter {
+    Wait wait;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(Handle h) const noexcept { h.promise().wait = wait; }
+    void await_resume() const noexcept {}
+  };
+  static Awaiter until(double t_ns) { return {Wait{t_ns, nullptr}}; }
+  static Awaiter arrival(Flight& f) { return {Wait{0, &f}}; }
+
+  explicit Agent(Handle h) : h_(h) {}
+  Agent(Agent&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+  Agent& operator=(Agent&&) = delete;
+  ~Agent() {
+    if (h_) h_.destroy();
+  }
+  // resume: runs the body to its next wait (the first: to its first one).
+  void resume() { h_.resume(); }
+  bool done() const { return h_.done(); }
+  const Wait& wait() const { return h_.promise().wait; }
+
+ private:
+  Handle h_;
+};
+
+// agent_wait: an agent's step until t_ns for `cause` (Run::wait, for agents).
+Agent::Awaiter agent_wait(Run& run, double t_ns, Cause cause, uint32_t gpu) {
+  run.step(t_ns, cause, gpu);
+  return Agent::until(t_ns);
+}
+
+// run_on_own_clock: runs `agents`, whose flights are all flows of `link`
+// (the GPU's isolated link, which only they add to), until every one has
+// ended, on the producer's own clock. Nothing outside the GPU sees their
+// times before they end, so instead of a SimGrid sleep per wait this is a
+// discrete-event loop over their waits and the link's flow ends: at each
+// step the earliest of the next agent due and the link's next end; the
+// link first at equal times (a flow that ends then has ended for an agent
+// due then), agents due at one time in the order they came due (SimGrid's
+// order of sleeps ending together); an agent goes on at once past a time or
+// an end already reached, as SimGrid's sleep_until of a past time does. A
+// flow an agent adds starts at the clock, so it only delays ends from then
+// on. The link's times are not rounded to SimGrid's 1-ns precision.
+void run_on_own_clock(Run& run, std::vector<Agent>& agents, ProcessorSharingLink& link) {
+  struct Due {
+    double t_ns;
+    uint64_t order;
+    size_t agent;
+    bool operator>(const Due& o) const { return std::tie(t_ns, order) > std::tie(o.t_ns, o.order); }
+  };
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
+  constexpr size_t kNobody = static_cast<size_t>(-1);
+  std::vector<size_t> waiter;  // per flow: the agent waiting for its end
+  size_t waiting = 0;
+  uint64_t order = 0;
+  // go: agent i runs from the clock until it waits for what has not come yet.
+  auto go = [&](size_t i) {
+    run.agent = -1 - static_cast<int64_t>(i);
+    while (true) {
+      agents[i].resume();
+      if (agents[i].done()) break;
+      const Agent::Wait& w = agents[i].wait();
+      if (w.flight != nullptr) {
+        const size_t id = w.flight->link_flow;
+        if (link.ended(id)) continue;
+        if (waiter.size() <= id) waiter.resize(id + 1, kNobody);
+        waiter[id] = i;
+        ++waiting;
+        break;
+      }
+      if (w.until_ns > run.own_clock_ns) {
+        due.push(Due{w.until_ns, order++, i});
+        break;
+      }
+    }
+    run.agent = 0;
+  };
+  for (size_t i = 0; i < agents.size(); ++i) due.push(Due{run.own_clock_ns, order++, i});
+  while (!due.empty() || waiting > 0) {
+    const double next_ns = due.empty() ? std::numeric_limits<double>::infinity() : due.top().t_ns;
+    if (const std::optional<size_t> id = link.next_end(next_ns)) {
+      if (*id < waiter.size() && waiter[*id] != kNobody) {
+        due.push(Due{link.end_ns(*id), order++, waiter[*id]});
+        waiter[*id] = kNobody;
+        --waiting;
+      }
+      continue;
+    }
+    if (due.empty()) {  // agents wait for flows that never end: only a bug gets here
+      std::fprintf(stderr, "%s:%d: %zu agents wait for no flow in flight\n", __FILE__, __LINE__,
+                   waiting);
+      std::abort();
+    }
+    const Due d = due.top();
+    due.pop();
+    run.own_clock_ns = std::max(run.own_clock_ns, d.t_ns);
+    go(d.agent);
+  }
+}
+
+// run_agents: runs a producer's `agents` beside its own part (`kernel`,
+// its waits for the kernel) until all have ended. Where their flights are
+// flows of `link` the producer runs them on its own clock; else each is a
+// SimGrid actor (`actor(i)`: its name and host) that sleeps for its waits
+// and waits for its comms.
+void run_agents(Run& run, std::vector<Agent> agents, ProcessorSharingLink* link,
+                const std::function<std::pair<std::string, sg4::Host*>(size_t)>& actor,
+                const std::function<void()>& kernel) {
+  if (link != nullptr) {
+    run.begin_own_clock();
+    run_on_own_clock(run, agents, *link);
+    kernel();
+    run.end_own_clock();
+    return;
+  }
+  std::vector<sg4::ActorPtr> actors;
+  for (size_t i = 0; i < agents.size(); ++i) {
+    auto [name, host] = actor(i);
+    actors.push_back(
+        sg4::Actor::create(name, host, [&run, a = std::make_shared<Agent>(std::move(agents[i]))] {
+          for (a->resume(); !a->done(); a->resume()) {
+            const Agent::Wait& w = a->wait();
+            if (w.flight != nullptr) {
+              w.flight->comm->wait();
+            } else {
+              run.sleep_until(w.until_ns);
+            }
+          }
+        }));
+  }
+  kernel();
+  for (auto& a : actors) a->join();
 }
 
 using proact::agent_copy;
@@ -409,6 +571,44 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
   if (link) run.end_own_clock();
 }
 
+// polling_group: agent group g of `plan` (run_polling), sending to `ds`
+// (`copies` chunk copies in all) on `link`, or as SimGrid comms.
+Agent polling_group(Run& run, const KernelInput& k, double kb, const std::vector<Target>& ds,
+                    double copies, const proact::PollingPlan& plan, size_t g,
+                    CriticalPath::Node begin, ProcessorSharingLink* link) {
+  if (run.cp) run.cp->set_cursor(run.me(), begin);
+  const hw_model::AgentGroup& group = plan.groups[g];
+  std::deque<Flight> flights;
+  for (const hw_model::AgentItem& item : group.items) {
+    const uint32_t i = plan.by_index[item.chunk];
+    const ChunkInput& ch = k.chunks[i];
+    const double seen = proact::polling_seen_ns(run.machine->costs, ch, plan.dilation);
+    run.step(kb + ch.ready_ns * plan.dilation, Cause::kCompute, k.gpu);
+    co_await agent_wait(run, kb + seen, Cause::kTracking, k.gpu);
+    const double start = run.now();
+    const double payload = proact::polling_item_payload(ch, group, item, plan.slices);
+    const WireCost cost = agent_copy(*run.machine, payload);
+    for (Target d : ds) flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost, link));
+    if (plan.worker.bounds()) {
+      // The group's workers are busy issuing this item's loads and stores.
+      co_await agent_wait(run, start + proact::polling_item_busy_ns(plan, ch, item, copies),
+                          Cause::kAgentCopy, k.gpu);
+      run.span("copy " + std::to_string(i), "agent", k.gpu, TimelineTrack::kAgent,
+               static_cast<uint32_t>(g), start, run.now());
+    }
+    while (flights.size() > ds.size()) {
+      co_await Agent::arrival(flights.front());
+      flight_done(run, flights.front());
+      flights.pop_front();
+    }
+  }
+  for (Flight& f : flights) {
+    co_await Agent::arrival(f);
+    flight_done(run, f);
+  }
+  run.done();
+}
+
 // polling: a persistent agent takes polling_sm_share of the SMs (the kernel
 // dilates by 1/(1-share)). Its workers (warps; the TMA variant's CTAs) take
 // slices statically (hw_model::static_agent_schedule, as proact's agents
@@ -422,58 +622,30 @@ void run_inline(Run& run, const KernelInput& k, double kb) {
 void run_polling(Run& run, const KernelInput& k, double kb) {
   const std::vector<Target> ds = targets(run, k);
   const double copies = static_cast<double>(dests(run, k).size());
-  auto plan = std::make_shared<proact::PollingPlan>(proact::polling_plan(*run.machine, k));
-  const double dilation = plan->dilation;
+  const proact::PollingPlan plan = proact::polling_plan(*run.machine, k);
   const CriticalPath::Node begin = run.cursor();
-  // Where the GPU's flows have a link of their own (2 GPUs), the groups
-  // share it (as hardware's DMA channels do); it outlives them (joined below).
+  // Where the GPU's flows have a link of their own, the groups share it (as
+  // hardware's DMA channels do).
   std::optional<ProcessorSharingLink> isolated;
   if (run.isolated_link_bw > 0 && !ds.empty()) {
     isolated.emplace(run.isolated_link_bw, run.machine->path_latency_ns(k.gpu, ds.front().dst));
   }
   ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
-  std::vector<sg4::ActorPtr> workers;
-  for (size_t g = 0; g < plan->groups.size(); ++g) {
-    workers.push_back(sg4::Actor::create(
-        "agent" + std::to_string(k.gpu) + "." + std::to_string(g), run.platform.source(k.gpu, 0),
-        [&run, &k, kb, ds, copies, dilation, plan, g, begin, link] {
-          if (run.cp) run.cp->set_cursor(Run::me(), begin);
-          const hw_model::AgentGroup& group = plan->groups[g];
-          std::deque<Flight> flights;
-          for (const hw_model::AgentItem& item : group.items) {
-            const uint32_t i = plan->by_index[item.chunk];
-            const ChunkInput& ch = k.chunks[i];
-            const double seen = proact::polling_seen_ns(run.machine->costs, ch, dilation);
-            run.step(kb + ch.ready_ns * dilation, Cause::kCompute, k.gpu);
-            run.wait(kb + seen, Cause::kTracking, k.gpu);
-            const double start = now_ns();
-            const double payload = proact::polling_item_payload(ch, group, item, plan->slices);
-            const WireCost cost = agent_copy(*run.machine, payload);
-            for (Target d : ds) {
-              flights.push_back(start_flight(run, k.gpu, 0, d, i, payload, cost, link));
-              flights.back().shared_link = link != nullptr;
-              flights.back().earliest_end = link != nullptr;
-            }
-            if (plan->worker.bounds()) {
-              // The group's workers are busy issuing this item's loads and stores.
-              run.wait(start + proact::polling_item_busy_ns(*plan, ch, item, copies),
-                       Cause::kAgentCopy, k.gpu);
-              run.span("copy " + std::to_string(i), "agent", k.gpu, TimelineTrack::kAgent,
-                       static_cast<uint32_t>(g), start, now_ns());
-            }
-            while (flights.size() > ds.size()) {
-              finish_flight(run, flights.front());
-              flights.pop_front();
-            }
-          }
-          finish_all(run, flights);
-          run.done();
-        }));
+  std::vector<Agent> groups;
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    groups.push_back(polling_group(run, k, kb, ds, copies, plan, g, begin, link));
   }
-  const double ke = kb + k.duration_ns * dilation;
-  run.wait(ke, Cause::kCompute, k.gpu);
-  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
-  for (auto& a : workers) a->join();
+  run_agents(
+      run, std::move(groups), link,
+      [&](size_t g) {
+        return std::make_pair("agent" + std::to_string(k.gpu) + "." + std::to_string(g),
+                              run.platform.source(k.gpu, 0));
+      },
+      [&] {
+        const double ke = kb + k.duration_ns * plan.dilation;
+        run.wait(ke, Cause::kCompute, k.gpu);
+        run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
+      });
 }
 
 // cdp: the last writer of each chunk launches a child kernel that copies it
@@ -540,57 +712,83 @@ struct HwChannel {
   ProcessorSharingLink* link = nullptr;
 };
 
-// send_descriptors: `channel` sends chunk `chunk` of `k`: one descriptor
-// writing every destination (fan-out), else one descriptor per destination,
-// one after another. Its copies join `flights`.
-void send_descriptors(Run& run, const KernelInput& k, const hw_model::DmaAgent& agent,
-                      const HwChannel& channel, bool fan_out, const std::vector<Target>& ds,
-                      uint32_t chunk, std::deque<Flight>& flights) {
-  const double payload = static_cast<double>(k.chunks[chunk].size_bytes);
-  const WireCost cost = run.machine->gpu_link.packets(payload, channel.packet_payload_bytes);
-  const double link_bw = channel.link_bw_bytes_per_s;
+// Triggers: the counter unit's triggers of a kernel in order, the next one
+// a free channel takes, and their critical-path nodes (with explain).
+struct Triggers {
+  std::vector<Trigger> in_order;
+  size_t next = 0;
+  std::vector<CriticalPath::Node> nodes;
+};
+
+// dma_channel: `channel` of run_hardware: while triggers are left it takes
+// the next and sends its chunk, one descriptor writing every destination
+// (fan-out), else one descriptor per destination, one after another; its
+// copies stay in flight until more than `window` are.
+Agent dma_channel(Run& run, const KernelInput& k, const hw_model::DmaAgent& agent,
+                  HwChannel channel, bool fan_out, const std::vector<Target>& ds,
+                  Triggers& triggers, CriticalPath::Node begin, size_t window) {
+  if (run.cp) run.cp->set_cursor(run.me(), begin);
   const size_t descriptors = fan_out ? 1 : ds.size();
-  for (size_t di = 0; di < descriptors; ++di) {
-    const double issue = now_ns();
-    run.wait(issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
-    run.span("descriptor " + std::to_string(chunk), "agent", k.gpu, TimelineTrack::kAgent,
-             channel.index, issue, now_ns());
-    const size_t d_end = fan_out ? ds.size() : di + 1;
-    const double emit = now_ns();
-    double copies = 0;
-    for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
-      flights.push_back(
-          start_flight(run, k.gpu, channel.index, ds[d], chunk, payload, cost, channel.link));
-      flights.back().shared_link = channel.link != nullptr;
-      copies += ds[d].copies;
+  std::deque<Flight> flights;
+  while (triggers.next < triggers.in_order.size()) {
+    const size_t ti = triggers.next++;
+    const Trigger t = triggers.in_order[ti];
+    if (run.cp) run.join(triggers.nodes[ti]);
+    co_await Agent::until(t.time_ns);
+    const double payload = static_cast<double>(k.chunks[t.chunk].size_bytes);
+    const WireCost cost = run.machine->gpu_link.packets(payload, channel.packet_payload_bytes);
+    const double link_bw = channel.link_bw_bytes_per_s;
+    for (size_t di = 0; di < descriptors; ++di) {
+      const double issue = run.now();
+      co_await agent_wait(run, issue + agent.descriptor_start_ns(), Cause::kDescriptor, k.gpu);
+      run.span("descriptor " + std::to_string(t.chunk), "agent", k.gpu, TimelineTrack::kAgent,
+               channel.index, issue, run.now());
+      const size_t d_end = fan_out ? ds.size() : di + 1;
+      const double emit = run.now();
+      double copies = 0;
+      for (size_t d = fan_out ? 0 : di; d < d_end; ++d) {
+        flights.push_back(
+            start_flight(run, k.gpu, channel.index, ds[d], t.chunk, payload, cost, channel.link));
+        copies += ds[d].copies;
+      }
+      // The channel moves on once it has emitted this descriptor's packets
+      // (posted writes; the window is the lane cap), not when they are
+      // acknowledged: descriptors pipeline.
+      // At link rate: payload then headers; the rest is the window cap.
+      run.step(emit + payload * copies / link_bw * kNsPerS, Cause::kLinkSerialization, k.gpu);
+      run.step(emit + cost.wire_bytes * copies / link_bw * kNsPerS, Cause::kPacketOverhead, k.gpu);
+      co_await agent_wait(run,
+                          emit + cost.wire_bytes * copies / channel.emit_bw_bytes_per_s * kNsPerS,
+                          Cause::kWindowStall, k.gpu);
     }
-    // The channel moves on once it has emitted this descriptor's packets
-    // (posted writes; the window is the lane cap), not when they are
-    // acknowledged: descriptors pipeline.
-    // At link rate: payload then headers; the rest is the window cap.
-    run.step(emit + payload * copies / link_bw * kNsPerS, Cause::kLinkSerialization, k.gpu);
-    run.step(emit + cost.wire_bytes * copies / link_bw * kNsPerS, Cause::kPacketOverhead, k.gpu);
-    run.wait(emit + cost.wire_bytes * copies / channel.emit_bw_bytes_per_s * kNsPerS,
-             Cause::kWindowStall, k.gpu);
+    while (!flights.empty() && flights.size() > window) {
+      co_await Agent::arrival(flights.front());
+      flight_done(run, flights.front());
+      flights.pop_front();
+    }
   }
+  for (Flight& f : flights) {
+    co_await Agent::arrival(f);
+    flight_done(run, f);
+  }
+  run.done();
 }
 
 // hardware: counter unit + descriptor DMA agent (hw_model::DmaAgent) with
-// one actor per channel; packets of DmaAgent::packet_payload_bytes.
+// one agent per channel; packets of DmaAgent::packet_payload_bytes.
 void run_hardware(Run& run, const KernelInput& k, double kb) {
   const MechanismCosts& c = run.machine->costs;
   const hw_model::DmaAgent agent = *hw_model::DmaAgent::create(c.dma_agent);  // validated
   double stall_ns = 0;
-  auto triggers = std::make_shared<std::vector<Trigger>>(counter_triggers(c, k, kb, &stall_ns));
-  auto next = std::make_shared<size_t>(0);
+  Triggers triggers;
+  triggers.in_order = counter_triggers(c, k, kb, &stall_ns);
   // Critical path: each chunk computes from the kernel's begin until ready,
   // then the counter unit until its trigger.
   const CriticalPath::Node begin = run.cursor();
-  auto trigger_nodes = std::make_shared<std::vector<CriticalPath::Node>>();
   if (run.cp) {
-    for (const Trigger& t : *triggers) {
+    for (const Trigger& t : triggers.in_order) {
       const double ready = std::min(kb + k.chunks[t.chunk].ready_ns, t.time_ns);
-      trigger_nodes->push_back(run.cp->add(t.time_ns,
+      triggers.nodes.push_back(run.cp->add(t.time_ns,
                                            run.cp->add(ready, begin, Cause::kCompute, k.gpu),
                                            Cause::kCounterUnit, k.gpu));
     }
@@ -606,45 +804,33 @@ void run_hardware(Run& run, const KernelInput& k, double kb) {
     isolated.emplace(run.isolated_link_bw, run.machine->path_latency_ns(k.gpu, ds.front().dst));
   }
   ProcessorSharingLink* link = isolated ? &*isolated : nullptr;
-  std::vector<sg4::ActorPtr> channels;
+  const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
+  const double emit_bw =
+      run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
+  const size_t window =
+      window_chunks(run, k, run.machine->gpu_link.packets(max_chunk_bytes(k), packet).wire_bytes) *
+      ds.size();
+  std::vector<Agent> channels;
   for (int64_t ch = 0; ch < c.dma_agent.channels; ++ch) {
-    channels.push_back(sg4::Actor::create(
-        "dma" + std::to_string(k.gpu) + "." + std::to_string(ch),
-        run.platform.source(k.gpu, static_cast<uint32_t>(ch)),
-        [&run, &k, agent, fan_out, packet, ds, triggers, next, ch, begin, trigger_nodes, link] {
-          if (run.cp) run.cp->set_cursor(Run::me(), begin);
-          const uint32_t agent_index = static_cast<uint32_t>(ch);  // timeline "agent N"
-          const double link_bw = run.machine->gpu_link.bw_bytes_per_s;
-          const double emit_bw =
-              run.lane_cap_bytes_per_s > 0 ? std::min(run.lane_cap_bytes_per_s, link_bw) : link_bw;
-          const size_t window =
-              window_chunks(run, k,
-                            run.machine->gpu_link.packets(max_chunk_bytes(k), packet).wire_bytes) *
-              ds.size();
-          std::deque<Flight> flights;
-          while (*next < triggers->size()) {
-            const size_t ti = (*next)++;
-            const Trigger t = (*triggers)[ti];
-            if (run.cp) run.join((*trigger_nodes)[ti]);
-            run.sleep_until(t.time_ns);
-            send_descriptors(run, k, agent, HwChannel{agent_index, packet, link_bw, emit_bw, link},
-                             fan_out, ds, t.chunk, flights);
-            while (!flights.empty() && flights.size() > window) {
-              finish_flight(run, flights.front());
-              flights.pop_front();
-            }
-          }
-          finish_all(run, flights);
-          run.done();
-        }));
+    const HwChannel channel{static_cast<uint32_t>(ch), packet, link_bw, emit_bw, link};
+    channels.push_back(dma_channel(run, k, agent, channel, fan_out, ds, triggers, begin, window));
   }
-  const double ke = kb + k.duration_ns + stall_ns;
-  run.step(kb + k.duration_ns, Cause::kCompute, k.gpu);
-  run.wait(ke, Cause::kCounterUnit, k.gpu);  // writers waited for free counters
-  if (stall_ns > 0)
-    run.span("counter stall", "stall", k.gpu, TimelineTrack::kStream, 0, kb + k.duration_ns, ke);
-  run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
-  for (auto& a : channels) a->join();
+  run_agents(
+      run, std::move(channels), link,
+      [&](size_t ch) {
+        return std::make_pair("dma" + std::to_string(k.gpu) + "." + std::to_string(ch),
+                              run.platform.source(k.gpu, static_cast<uint32_t>(ch)));
+      },
+      [&] {
+        const double ke = kb + k.duration_ns + stall_ns;
+        run.step(kb + k.duration_ns, Cause::kCompute, k.gpu);
+        run.wait(ke, Cause::kCounterUnit, k.gpu);  // writers waited for free counters
+        if (stall_ns > 0) {
+          run.span("counter stall", "stall", k.gpu, TimelineTrack::kStream, 0, kb + k.duration_ns,
+                   ke);
+        }
+        run.span("kernel", "compute", k.gpu, TimelineTrack::kStream, 0, kb, ke);
+      });
 }
 
 void run_infinite(Run& run, const KernelInput& k, double kb) {
@@ -702,7 +888,7 @@ void drive(Run& run) {
           "gpu" + std::to_string(k.gpu), run.platform.gpu(k.gpu),
           [&run, &k, producer, kb, it_start] {
             if (run.cp) {
-              run.cp->set_cursor(Run::me(), run.cp->add(kb, it_start, Cause::kCompute, k.gpu));
+              run.cp->set_cursor(run.me(), run.cp->add(kb, it_start, Cause::kCompute, k.gpu));
             }
             producer(run, k, kb);
             run.done();

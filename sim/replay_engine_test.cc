@@ -655,10 +655,9 @@ TEST(ReplayEngine, IsolatedLinksAtTwoGpusMatchSimGridComms) {
 // the peer's down, or its direction of the pair link): ProcessorSharingLink
 // at min(cap, port), the groups adding flows to it, gives SimGrid's times
 // (`--fan-out fine` keeps its comms) with the cap above the port, below it,
-// and without one. SimGrid rounds each comm's end to its 1-ns precision and
-// the rounding accumulates while a cap binds (up to 15 ns over this 0.4-ms
-// run); at surf/precision 1e-12 (set by hand in create_engine) every case
-// agrees to 1e-6 relative and every chunk to 1.5 ns.
+// and without one, every chunk to SimGrid's 1-ns time precision. (While the
+// groups slept in SimGrid, their wake-ups on its 1-ns grid put chunks up to
+// 15 ns off; on the producer's own clock, run_on_own_clock, none is.)
 TEST(ReplayEngine, IsolatedPollingAtTwoGpusMatchesSimGridComms) {
   const ReplayInput in = contended_with_burst();
   for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
@@ -671,7 +670,7 @@ TEST(ReplayEngine, IsolatedPollingAtTwoGpusMatchesSimGridComms) {
       Result<ReplayResult> isolated = simulate_isolated(in, m, ReplayOptions{mech, true, true});
       Result<ReplayResult> comms = simulate_isolated(in, m, ReplayOptions{mech, true, false});
       ASSERT_TRUE(isolated.ok() && comms.ok());
-      expect_same_replay(*isolated, *comms, 1, 2, 1e-4, 20);
+      expect_same_replay(*isolated, *comms, 1, 2, 1e-6, 1.5);
     }
   }
 }
@@ -680,10 +679,8 @@ TEST(ReplayEngine, IsolatedPollingAtTwoGpusMatchesSimGridComms) {
 // a mesh): a GPU's agent groups send one flow of 3 copies per item from its
 // one lane through its own port (or fan-out link), the one-bottleneck
 // system of 2 GPUs; against one comm per destination, the cap above the
-// port, below it and none. As at 2 GPUs the isolated groups wake on
-// SimGrid's 1-ns grid, and SimGrid rounds each comm's end to it (here up to
-// 8 ns a chunk, 9e-6 of e2e); at 1-ps surf/precision (set by hand in
-// create_engine) every chunk agrees to 0.01 ns.
+// port, below it and none: every chunk to SimGrid's 1-ns time precision, as
+// at 2 GPUs (8 ns a chunk while the groups slept in SimGrid).
 TEST(ReplayEngine, IsolatedPollingWithFanOutMatchesPerDestinationComms) {
   const ReplayInput in = replicate_gpus(contended_with_burst(), 4);
   for (Topology topology : {Topology::kSwitch, Topology::kDirect}) {
@@ -698,8 +695,29 @@ TEST(ReplayEngine, IsolatedPollingWithFanOutMatchesPerDestinationComms) {
           simulate_isolated(in, m, ReplayOptions{Mechanism::kPolling, true, false});
       ASSERT_TRUE(isolated.ok() && fine.ok());
       EXPECT_LT(isolated->activities, fine->activities);  // no comms
-      expect_same_replay(*isolated, *fine, 3, 4, 1e-4, 20);
+      expect_same_replay(*isolated, *fine, 3, 4, 1e-6, 1.5);
     }
+  }
+}
+
+// Polling's agent groups and hardware's DMA channels on an isolated link run
+// on their producer's own clock (run_on_own_clock): no SimGrid sleep per
+// wait, one per producer and the driver's per iteration (2 iterations of 2
+// GPUs), where each group or channel slept at every wait before (thousands
+// here); their times are SimGrid comms' (the tests above).
+TEST(ReplayEngine, IsolatedAgentsRunOnTheProducersOwnClock) {
+  const ReplayInput in = contended_with_burst();
+  Machine m = contended_switch(2);
+  m.costs.dma_agent.outstanding_packets = 4096;  // lane cap above the port
+  m.costs.dma_agent.channels = 6;
+  for (Mechanism mech : {Mechanism::kPolling, Mechanism::kHardware}) {
+    SCOPED_TRACE(mechanism_name(mech));
+    Result<ReplayResult> isolated = simulate_isolated(in, m, ReplayOptions{mech, false, true});
+    Result<ReplayResult> comms = simulate_isolated(in, m, ReplayOptions{mech, false, false});
+    ASSERT_TRUE(isolated.ok() && comms.ok());
+    EXPECT_EQ(isolated->activities, 2u * (2 + 1));
+    EXPECT_GT(comms->activities, 100u);
+    EXPECT_NEAR(isolated->end_to_end_ns, comms->end_to_end_ns, 1.5);
   }
 }
 
