@@ -11,12 +11,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 python3 "$py" "$tmp/heldout.png" > "$tmp/out" || fail "exited $?"
 [ -s "$tmp/heldout.png" ] || fail "no PNG"
 printf '%s\n' \
-  "2 ranks, held-out sizes: 27 cases, median |error| 3.3 %, max 12.8 %, > 10 %: 2" \
-  "4 ranks, own fit, held-out sizes: 18 cases, median |error| 3.1 %, max 9.7 %, > 10 %: 0" \
-  "2 -> 4 ranks from 2-rank traces: 60 cases, median |error| 5.4 %, max 15.4 %, > 10 %: 12" |
+  "2 ranks, held-out sizes: 36 cases, median |error| 3.3 %, max 12.8 %, > 10 %: 2" \
+  "4 ranks, own fit, held-out sizes: 27 cases, median |error| 2.7 %, max 9.7 %, > 10 %: 0" \
+  "2 -> 4 ranks from 2-rank traces: 90 cases, median |error| 6.1 %, max 31.6 %, > 10 %: 26" |
   diff - "$tmp/out" || fail "groups differ"
-grep -q '| 27 | 3.3 / 12.8 ' "$doc" && grep -q '| 18 | 3.1 / 9.7 |' "$doc" &&
-  grep -q '| 60 | 5.4 / 15.4 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
+grep -q '| 36 | 3.3 / 12.8 ' "$doc" && grep -q '| 27 | 2.7 / 9.7 |' "$doc" &&
+  grep -q '| 90 | 6.1 / 31.6 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
 if python3 "$py" "$tmp/x.txt" 2> "$tmp/err"; then fail "a non-PNG path accepted"; fi
 grep -qx "heldout_plot: usage: heldout_plot.py PNG \[ROOT\]" "$tmp/err" || fail "error: $(cat "$tmp/err")"
 mkdir -p "$tmp/root/docs/halo_sim"
