@@ -2,8 +2,9 @@
 # tools/halo_chain_fixed_point.sh [OUT_CSV] — where the two pairs of the
 # 4-rank halo replay settle with the MPI chain (XFERLAB_HALO_MPI_CHAIN=1;
 # docs/halo_sim.md, "The chain in the replay", item 4), for the host-driven
-# variants (the only ones the chain changes) of the four 2 -> 4 sets of
-# tools/halo_predict_x4.sh. Per case: the ranks at odd y (2 and 3 of 2x2x1)
+# variants (the only ones the chain changes) of the five 2 -> 4 sets of
+# tools/halo_predict_x4.sh (run 17's held-out for the chain: recorded and
+# sealed before the chain was built). Per case: the ranks at odd y (2 and 3 of 2x2x1)
 # start OFFSET late (XFERLAB_HALO_LATE_START_NS), from SEED_US (default
 # 1 µs); each pair starts its next iteration at its own end, so the next
 # offset is the late pair's end minus the early pair's (tools/halo_stagger.sh),
@@ -23,7 +24,8 @@ R=traces/real
 sets="x4 $R/2026-11-26_h200x2_run4/halo_detail docs/halo_sim/x4_progress.csv h200x4_hgx_nvswitch box16,box32,box64
 run12 $R/2026-11-27_h100x4_run12/halo_median5_2rank docs/halo_sim/x4_h100_run12.csv hgx_h100_nvlink4 box16,box24,box32,box64
 run13 $R/2026-11-27_h100x4_run13/halo_median5_2rank docs/halo_sim/x4_h100_run13.csv hgx_h100_nvlink4 box16,box24,box32,box64
-run16 $R/2026-11-27_h200x2_run15/halo_median5 docs/halo_sim/x4_h200_run16_from_run15.csv h200x4_hgx_nvswitch box16,box24,box32,box64"
+run16 $R/2026-11-27_h200x2_run15/halo_median5 docs/halo_sim/x4_h200_run16_from_run15.csv h200x4_hgx_nvswitch box16,box24,box32,box64
+run17 $R/2026-11-27_h200x4_run17/halo_median5_2rank docs/halo_sim/x4_h200_run17.csv h200x4_hgx_nvswitch box16,box24,box32,box64"
 replay() {  # TRACE PLATFORM OFFSET_NS -> "iteration early_end late_end" (µs)
   local err csv
   csv=$(XFERLAB_HALO_MPI_CHAIN=1 XFERLAB_HALO_LATE_START_NS=$3 "$x" replay "$1" --ranks 4 \
