@@ -20,7 +20,8 @@ the 2-rank and the 4-rank directory and reads the committed prediction CSV:
                         sizes' (payload, lat_2) points (payload = lat_2 /
                         c_2), the same for every size of a variant: a fixed
                         cost per iteration that would grow with the peers
-  wait_missing_us       wait_meas - wait_sim of the prediction CSV (µs)
+  pack_missing_us, post_missing_us, wait_missing_us, unpack_missing_us
+                        meas - sim of each phase of the prediction CSV (µs)
   iter_missing_us       measured - predicted iteration (µs), error_pct
 
 Writes OUT_CSV (default docs/halo_sim/x4_excess.csv) and prints it, then
@@ -54,7 +55,7 @@ SETS = [
 VARIANTS = ("baseline", "host")
 SIZES = ("200", "400", "800", "box24", "box32", "box64")
 COLUMNS = ["set", "variant", "size", "lat_2_us", "lat_4_us", "ratio", "excess_us", "c_2", "c_4",
-           "a_2_us", "wait_missing_us", "iter_missing_us", "error_pct"]
+           "a_2_us", "pack_missing_us", "post_missing_us", "wait_missing_us", "unpack_missing_us", "iter_missing_us", "error_pct"]
 
 
 def components(tool, directory):
@@ -104,7 +105,8 @@ def main():
                              f"{float(c2[(v, s)]['progress_ns_per_byte']):.3f}",
                              f"{float(c4[(v, s)]['progress_ns_per_byte']):.3f}",
                              "" if a2 is None else f"{a2:.1f}",
-                             f"{float(q['wait_meas_us']) - float(q['wait_sim_us']):.1f}",
+                             *(f"{float(q[ph + '_meas_us']) - float(q[ph + '_sim_us']):.1f}"
+                               for ph in ("pack", "post", "wait", "unpack")),
                              f"{float(q['measured_us']) - float(q['predicted_us']):.1f}",
                              f"{float(q['error_pct']):.1f}"])
     with open(out_path, "w", newline="") as f:
