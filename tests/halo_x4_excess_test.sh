@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 python3 "$py" "$comp" "$tmp/x.csv" > "$tmp/out" 2>&1 || fail "halo_x4_excess.py: $(tail -3 "$tmp/out")"
 diff docs/halo_sim/x4_excess.csv "$tmp/x.csv" ||
   fail "docs/halo_sim/x4_excess.csv is stale (python3 tools/halo_x4_excess.py bazel-bin/sim/halo_components)"
-[ "$(wc -l < "$tmp/x.csv")" = 45 ] || fail "expected 44 rows"
+[ "$(wc -l < "$tmp/x.csv")" = 50 ] || fail "expected 49 rows"
 awk -F, 'NR > 1 {
   r = $9 / $8
   if ($3 == "800" && (r < 0.85 || r > 1.15)) { print "800 c4/c2 " r ": " $0; bad = 1 }
@@ -30,6 +30,9 @@ awk -F, 'NR > 1 {
 }' "$tmp/x.csv" || fail "findings do not hold"
 grep -qx 'pooled, 147, -6.62 / 6.23, 43; -5.41 / 6.33, 40' "$tmp/out" ||
   fail "rule (a) pooled: $(grep '^pooled' "$tmp/out")"
+grep -qx '200, 23.9 23.1 21.6 21.8 13.2 6.8' "$tmp/out" || fail "200 by variant: $(grep '^200, ' "$tmp/out")"
+grep -q '^host-driven rows alone: 49 cases, mean -6.95 %, .* >= -0.95 %; all exact: pooled mean -4.30 %' "$tmp/out" ||
+  fail "host-driven ceiling: $(grep '^host-driven' "$tmp/out")"
 rc=0
 python3 "$py" > "$tmp/usage" 2>&1 || rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/usage")" = 1 ] || fail "usage: exit $rc, $(cat "$tmp/usage")"
