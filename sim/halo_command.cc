@@ -228,7 +228,7 @@ Result<std::vector<Case>> load_family(const Case& c) {
 
 // workload_at: a family's components at `cells` (interpolated between the two
 // bracketing sizes, or the nearest two; as measured when only one size).
-HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g,
+HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g, ProxyDrivers drivers,
                          std::string* data_from) {
   const double cells = g.cells();
   if (fam.size() == 1) {
@@ -244,7 +244,7 @@ HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g,
     }
   }
   *data_from = "interpolated " + fam[hi - 1].size + "-" + fam[hi].size;
-  return interpolate(fam[hi - 1].w, fam[hi].w, g, trace_rates());
+  return interpolate(fam[hi - 1].w, fam[hi].w, g, trace_rates(), drivers);
 }
 
 // parse_rank_counts: "--ranks 8" or "--ranks 8,64,512" (empty: none given).
@@ -379,6 +379,7 @@ struct HaloReplay {
   HaloDetail detail = HaloDetail::kReduced;
   NicCosts nic;
   int trace_ranks = 0;  ///< the trace's rank count (a reproduction needs it).
+  ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;  ///< XFERLAB_HALO_PROXY_DRIVERS.
 };
 
 // replay_row: case `cs` replayed at geometry `g` on `net` (rescaled: its
@@ -391,7 +392,7 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
   if (rescaled) {
     Result<std::vector<Case>> fam = load_family(cs);
     if (!fam.ok()) return fam.error();
-    w = workload_at(*fam, g, &data_from);
+    w = workload_at(*fam, g, h.drivers, &data_from);
     data_from = "prediction, components " + data_from;
   } else {
     w = cs.w;
@@ -454,6 +455,9 @@ int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err)
   h.detail = flags.get_string("graph") == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
   h.nic = netnic->second;
   h.trace_ranks = t.ranks;
+  Result<ProxyDrivers> drivers = proxy_drivers_from_env();
+  if (!drivers.ok()) return fail(err, drivers.error());
+  h.drivers = *drivers;
   if (rank_counts->empty()) rank_counts->push_back(t.ranks);
   Table table = halo_replay_table();
   for (const int ranks : *rank_counts) {
@@ -531,18 +535,19 @@ std::string run_dir(const Case& k) {
 struct FamilySplit {
   std::vector<bool> fitted;
   const std::vector<Case>* fam = nullptr;
+  ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;
   std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
   HaloWorkload workload(size_t i) const {
     const Case& k = (*fam)[i];
     if (fitted[i]) return k.w;
     const auto [lo, hi] = bracket(i);
-    return interpolate((*fam)[lo].w, (*fam)[hi].w, geometry_of(k.run.r0()), trace_rates());
+    return interpolate((*fam)[lo].w, (*fam)[hi].w, geometry_of(k.run.r0()), trace_rates(), drivers);
   }
 };
-FamilySplit split_family(const std::vector<Case>& fam) {
+FamilySplit split_family(const std::vector<Case>& fam, ProxyDrivers drivers) {
   std::vector<int> protocol;
   for (const Case& k : fam) protocol.push_back(rendezvous_kinds(geometry_of(k.run.r0())));
-  return {fitted_in_family(protocol), &fam};
+  return {fitted_in_family(protocol), &fam, drivers};
 }
 
 }  // namespace
@@ -550,6 +555,8 @@ FamilySplit split_family(const std::vector<Case>& fam) {
 Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, double tolerance) {
   Result<std::map<std::string, std::string>> families = families_of(traces);
   if (!families.ok()) return families.error();
+  Result<ProxyDrivers> drivers = proxy_drivers_from_env();
+  if (!drivers.ok()) return drivers.error();
   HaloValidation v{Table({{"run"},
                           {"variant"},
                           {"size"},
@@ -579,7 +586,7 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
-    const FamilySplit split = split_family(*fam);
+    const FamilySplit split = split_family(*fam, *drivers);
     for (size_t i = 0; i < fam->size(); ++i) {
       const Case& k = (*fam)[i];
       const bool fitted = split.fitted[i];
@@ -629,6 +636,8 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
 Result<Table> halo_substitution(const std::vector<std::string>& traces) {
   Result<std::map<std::string, std::string>> families = families_of(traces);
   if (!families.ok()) return families.error();
+  Result<ProxyDrivers> drivers = proxy_drivers_from_env();
+  if (!drivers.ok()) return drivers.error();
   // Component groups as the workload holds them (sim/halo_model.h); a group
   // is listed for the variants whose graph uses it.
   struct Group {
@@ -683,7 +692,7 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
-    const FamilySplit split = split_family(*fam);
+    const FamilySplit split = split_family(*fam, *drivers);
     for (size_t i = 0; i < fam->size(); ++i) {
       if (split.fitted[i]) continue;
       const Case& k = (*fam)[i];

@@ -135,20 +135,34 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 // bytes between the two sizes' (SizeTable::at is linear in time instead).
 SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g);
 
+// ProxyDrivers: the drivers a held-out sa / ki size's proxy front and
+// residual per received message are interpolated in (docs/halo_sim.md, "Sa /
+// ki 400^3: the front is surface work, the residual volume work": tried, its
+// rule not met, so opt-in).
+enum class ProxyDrivers {
+  kWorkAndBytes,      ///< default: the front in the work driver, the residual in the bytes sent.
+  kSurfaceAndVolume,  ///< the front in the bytes sent, the residual in the cells.
+};
+// proxy_drivers_from_env: XFERLAB_HALO_PROXY_DRIVERS=work (the default when
+// unset) or surface; anything else an error naming the variable and value.
+Result<ProxyDrivers> proxy_drivers_from_env();
+
 // interpolate: components for another geometry from two workloads of the
 // same variant: per-message tables by size (isend, pack_ready) pooled from
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack
 // linear in the long bytes; the host-driven variants' pack and unpack phases
 // linear in fused_elements_per_thread where it differs between a and b (the
 // fused kernels' grid then holds one busy thread's serial copies: boxes),
-// else in the work driver; all others linear in the work driver, each
-// through the two points (beyond them: the line extended, times clamped at 0).
-// The progress cost is derived again from the interpolated latency line on
-// g's block at the measured runs' rank grid (a.procs), as workload_of does
-// for a measured size, and combined with the run's (a's) by
+// else in the work driver; sa / ki's proxy front and the residual per
+// received message as `drivers` says; all others linear in the work driver,
+// each through the two points (beyond them: the line extended, times clamped
+// at 0). The progress cost is derived again from the interpolated latency
+// line on g's block at the measured runs' rank grid (a.procs), as
+// workload_of does for a measured size, and combined with the run's (a's) by
 // engine_ns_per_byte.
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
-                         const WorkRates& rates);
+                         const WorkRates& rates,
+                         ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes);
 
 // Per-message components of a workload (self: m.dst == m.src).
 double isend_ns(const HaloWorkload& w, const GeoMessage& m);

@@ -541,6 +541,71 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
   EXPECT_NEAR(base.unpack_phase_ns, 30000 + fc * 110000, 1e-6);
 }
 
+// XFERLAB_HALO_PROXY_DRIVERS=surface (docs/halo_sim.md, "Sa / ki 400^3: the
+// front is surface work, the residual volume work"; opt-in, its rule not
+// met): a held-out sa / ki size's proxy front follows the bytes a rank sends
+// and its residual the cells; the default keeps the work driver and the
+// bytes; other variants never change.
+TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
+  auto cube = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+  };
+  auto fitted = [](const std::string& v, const HaloGeometry& g, double front_ns,
+                   double residual_ns) {
+    HaloWorkload w = synthetic(v);
+    w.cells = g.cells();
+    w.bytes = bytes_per_rank(g);
+    w.work_ns = work_driver_ns(g, WorkRates{});
+    w.procs = g.procs;
+    w.proxy_front_ns = front_ns;
+    w.residual_per_recv_ns = residual_ns;
+    return w;
+  };
+  const WorkRates rates;
+  auto frac = [](double x, double x0, double x1) { return (x - x0) / (x1 - x0); };
+  const double fw = frac(work_driver_ns(cube(100), rates), work_driver_ns(cube(50), rates),
+                         work_driver_ns(cube(200), rates));
+  const double fb =
+      frac(bytes_per_rank(cube(100)), bytes_per_rank(cube(50)), bytes_per_rank(cube(200)));
+  const double fc = frac(cube(100).cells(), cube(50).cells(), cube(200).cells());
+  EXPECT_NEAR(fc, 7.0 / 63.0, 1e-12);
+  EXPECT_GT(fb, fw);
+  EXPECT_GT(fw, fc);
+  for (const std::string v : {"sa", "ki", "stacked", "host"}) {
+    const HaloWorkload a = fitted(v, cube(50), 20000, 1000), b = fitted(v, cube(200), 80000, 7000);
+    const HaloWorkload def = interpolate(a, b, cube(100), rates);
+    const HaloWorkload work = interpolate(a, b, cube(100), rates, ProxyDrivers::kWorkAndBytes);
+    const HaloWorkload surf = interpolate(a, b, cube(100), rates, ProxyDrivers::kSurfaceAndVolume);
+    EXPECT_NEAR(def.proxy_front_ns, 20000 + fw * 60000, 1e-6) << v;
+    EXPECT_NEAR(def.residual_per_recv_ns, 1000 + fb * 6000, 1e-6) << v;
+    EXPECT_EQ(work.proxy_front_ns, def.proxy_front_ns) << v;
+    EXPECT_EQ(work.residual_per_recv_ns, def.residual_per_recv_ns) << v;
+    const bool proxy = v == "sa" || v == "ki";
+    EXPECT_NEAR(surf.proxy_front_ns, 20000 + (proxy ? fb : fw) * 60000, 1e-6) << v;
+    EXPECT_NEAR(surf.residual_per_recv_ns, 1000 + (proxy ? fc : fb) * 6000, 1e-6) << v;
+    EXPECT_EQ(surf.pack_phase_ns, def.pack_phase_ns) << v;
+    EXPECT_EQ(surf.notify_gpu_to_cpu_ns, def.notify_gpu_to_cpu_ns) << v;
+  }
+  // The switch: unset and "work" the default, "surface" the opt-in, anything
+  // else an error naming the variable and the value.
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
+  ASSERT_TRUE(proxy_drivers_from_env().ok());
+  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kWorkAndBytes);
+  ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", "work", 1), 0);
+  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kWorkAndBytes);
+  ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", "surface", 1), 0);
+  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kSurfaceAndVolume);
+  for (const char* bad : {"", "1", "Surface", "bytes"}) {
+    ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", bad, 1), 0);
+    Result<ProxyDrivers> d = proxy_drivers_from_env();
+    ASSERT_FALSE(d.ok()) << bad;
+    EXPECT_NE(d.error().message.find("XFERLAB_HALO_PROXY_DRIVERS='" + std::string(bad) + "'"),
+              std::string::npos)
+        << d.error().message;
+  }
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
+}
+
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
   auto cube = [](int n) {
