@@ -22,7 +22,8 @@
 #   xferlab validate traces/real/2026-11-27_h100x4_run13/halo_median5_2rank --format csv \
 #     > docs/halo_sim/validation_run13_2rank.csv   (and _4rank the same way)
 #   xferlab validate traces/real/2026-11-27_h100x2_run14/halo_median5 --format csv \
-#     > docs/halo_sim/validation_run14.csv
+#     > docs/halo_sim/validation_run14.csv   (the same with XFERLAB_HALO_PROXY_DRIVERS=surface
+#     in front: docs/halo_sim/validation_run14_proxy_surface.csv, the opt-in)
 #   xferlab validate traces/real/2026-11-27_h200x2_run15/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run15.csv
 #   xferlab validate traces/real/2026-11-27_h200x4_run16/halo_median5_4rank --format csv \
