@@ -230,6 +230,7 @@ const std::vector<Field>& fields() {
     add_section(f, "copy_engine", &Platform::copy_engine);
     add_section(f, "notification", &Platform::notification);
     add_section(f, "software", &Platform::software);
+    add_section(f, "mpi_node", &Platform::mpi_node);
     return f;
   }();
   return kFields;
@@ -296,6 +297,7 @@ Status Platform::validate() const {
       {"copy_engine", copy_engine.validate()},
       {"notification", notification.validate()},
       {"software", software.validate()},
+      {"mpi_node", mpi_node.validate()},
   };
   for (const Part& p : parts)
     if (!p.status.ok()) return make_error(prefix_section(p.status.error(), p.section));

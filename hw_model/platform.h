@@ -24,6 +24,7 @@
 #include "hw_model/counter_unit.h"
 #include "hw_model/dma_agent.h"
 #include "hw_model/link_model.h"
+#include "hw_model/mpi_node.h"
 #include "hw_model/notification.h"
 #include "hw_model/param_table.h"
 #include "hw_model/software_mechanisms.h"
@@ -100,6 +101,7 @@ struct Platform {
   CopyEngineConfig copy_engine;
   NotificationConfig notification;
   SoftwareConfig software;
+  MpiNodeConfig mpi_node;  ///< on-node multi-rank MPI step (halo replay; 0 = none).
 
   std::map<std::string, std::string> sources;  ///< "section" or "section.key" -> source note.
   /// "section.key" -> one standard error of a fitted value, in the key's

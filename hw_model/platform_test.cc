@@ -304,6 +304,12 @@ TEST(Platform, MalformedCorpus) {
             "bad.toml:2: key 'gpu_link.lane_rate': must be > 0");
   EXPECT_EQ(error_of("[counter_unit]\nupdates_per_cycle = 0\n"),
             "bad.toml:2: key 'counter_unit.updates_per_cycle': must be > 0");
+  // The on-node MPI step calibration: a negative or unit-less value.
+  EXPECT_EQ(error_of("[mpi_node]\nstep_at_1MiB = \"-2us\"\n"),
+            "bad.toml:2: key 'mpi_node.step_at_1MiB': must be >= 0 and <= 1ms");
+  EXPECT_EQ(error_of("[mpi_node]\nstep_per_doubling = 4\n"),
+            "bad.toml:2: key 'mpi_node.step_per_doubling': missing unit in '4' (write a time "
+            "with its unit)");
   // Impossible combinations.
   EXPECT_EQ(error_of("[gpu]\ncount = 4\n[topology]\nkind = \"direct_pair\"\n"),
             "bad.toml:4: key 'topology.kind': direct_pair needs 2 GPUs per node, not 4");

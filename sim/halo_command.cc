@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -84,6 +85,7 @@ Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset,
   net.gpu_sms = static_cast<int>(p->gpu.sm_count);
   net.ranks_per_node = static_cast<int>(p->gpus_per_node());
   net.host_memory_bw_bytes_per_s = p->cpu.memory_bw_bytes_per_s;
+  net.mpi_node = p->mpi_node;
   if (preset == kTracePlatform) {
     Result<HostMemoryFit> fit = host_memory_of(trace, *p);
     if (!fit.ok()) return fit.error();
@@ -404,6 +406,18 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
   Result<HaloPhases> p = simulate_halo(w, g, net, h.mode, h.nic, h.detail);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!p.ok()) return p.error();
+  // The machine's on-node MPI step: a time per iteration in the wait, where
+  // the 4-rank runs have it (docs/halo_sim.md, "2 -> 4 ranks from a machine
+  // calibration"); 0 unless rescaled from <= 2 ranks to > 2 ranks per node.
+  if (const double step = rescaled ? node_step_ns(g, net, h.trace_ranks) : 0; step > 0) {
+    p->iteration_ns += step;
+    p->wait_ns += step;
+    char note[128];
+    std::snprintf(note, sizeof note,
+                  "; on-node MPI step +%.3f us (preset [mpi_node], %.1f KiB payload per rank)",
+                  step / 1000, rendezvous_payload_per_rank(g) / 1024);
+    data_from += note;
+  }
   const bool same = data_from == "reproduction";
   if (p->ranks_simulated < static_cast<size_t>(g.ranks())) {
     data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +

@@ -50,6 +50,33 @@ TEST(HaloGeometry, PaperMessageSizesAndSplits) {
   EXPECT_FALSE(split_cube(200, 1 << 20, 3, 27).ok());
 }
 
+// The machine calibration of the on-node MPI step (preset [mpi_node]):
+// added when a trace of <= 2 ranks is replayed with > 2 ranks on a node,
+// at the rank's rendezvous payload; never at 2 ranks per node, never to a
+// trace that already ran > 2 ranks on its node, never without calibration.
+TEST(HaloModel, NodeStepOnlyFromTwoRankTracesToMoreRanksPerNode) {
+  HaloGeometry g;  // box 64^3 at 2x2x1: 4 faces of 32 KiB to other ranks
+  g.procs = {2, 2, 1};
+  g.per_rank = {64, 64, 64};
+  g.vars = 1;
+  g.pattern = 7;
+  EXPECT_DOUBLE_EQ(rendezvous_payload_per_rank(g), 4 * (32768.0 - kEagerLimitBytes));
+  HaloNetwork net;
+  net.ranks_per_node = 4;
+  EXPECT_EQ(node_step_ns(g, net, 2), 0);  // no calibration: as before
+  net.mpi_node.step_at_1mib_ns = 20000;
+  net.mpi_node.step_per_doubling_ns = 2000;
+  const double p = rendezvous_payload_per_rank(g);
+  EXPECT_DOUBLE_EQ(node_step_ns(g, net, 2), 20000 + 2000 * std::log2(p / (1024.0 * 1024.0)));
+  EXPECT_GT(node_step_ns(g, net, 2), 0);
+  EXPECT_EQ(node_step_ns(g, net, 4), 0);  // a 4-rank trace holds it already
+  net.ranks_per_node = 2;
+  EXPECT_EQ(node_step_ns(g, net, 2), 0);  // 2 ranks per node: never
+  net.ranks_per_node = 4;
+  g.per_rank = {16, 16, 16};  // 2 KiB faces: every message eager, P = 0
+  EXPECT_EQ(node_step_ns(g, net, 2), 0);
+}
+
 // The MPI latency steps at the eager limit (box 16^3 -> 24^3, run 4), so a
 // held-out size must not be interpolated across it when a fitted size on its
 // side can be had, and a held-out size must remain.
