@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Args: HELDOUT_PLOT_PY DOC — docs/halo_sim/heldout_plot.py on the committed
 # golden CSVs prints the three groups of docs/halo_sim.md's "At a glance"
-# table with the numbers the table quotes, and draws the PNG; a bad usage or a
+# table with the numbers the table quotes (and the cross-validated 2 -> 4
+# row with the machine calibration), and draws the PNG; a bad usage or a
 # missing CSV is a one-line error, not a traceback.
 set -euo pipefail
 py=$1
@@ -13,10 +14,11 @@ python3 "$py" "$tmp/heldout.png" > "$tmp/out" || fail "exited $?"
 printf '%s\n' \
   "2 ranks, held-out sizes: 36 cases, median |error| 3.3 %, max 12.8 %, > 10 %: 2" \
   "4 ranks, own fit, held-out sizes: 27 cases, median |error| 2.7 %, max 9.7 %, > 10 %: 0" \
-  "2 -> 4 ranks from 2-rank traces: 90 cases, median |error| 6.1 %, max 31.6 %, > 10 %: 26" |
+  "2 -> 4 ranks from 2-rank traces: 90 cases, median |error| 6.1 %, max 31.6 %, > 10 %: 26" \
+  "2 -> 4 ranks, machine calibration, cross-validated: 147 cases, median |error| 3.8 %, max 25.9 %, > 10 %: 17" |
   diff - "$tmp/out" || fail "groups differ"
 grep -q '| 36 | 3.3 / 12.8 ' "$doc" && grep -q '| 27 | 2.7 / 9.7 |' "$doc" &&
-  grep -q '| 90 | 6.1 / 31.6 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
+  grep -q '| 90 | 6.1 / 31.6 ' "$doc" && grep -q '| 147 | 3.8 / 25.9 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
 if python3 "$py" "$tmp/x.txt" 2> "$tmp/err"; then fail "a non-PNG path accepted"; fi
 grep -qx "heldout_plot: usage: heldout_plot.py PNG \[ROOT\]" "$tmp/err" || fail "error: $(cat "$tmp/err")"
 mkdir -p "$tmp/root/docs/halo_sim"

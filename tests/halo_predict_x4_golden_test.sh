@@ -2,16 +2,19 @@
 # Args: XFERLAB PREDICT_SCRIPT GOLDEN_CSV TWO FOUR PLATFORM — a committed
 # 2 -> 4 rank prediction (docs/halo_sim.md, "Runs 13, 14 and 15" and "Run 16")
 # is what tools/halo_predict_x4.sh prints now from the 2-rank medians TWO for
-# the 4-rank medians FOUR on PLATFORM. Regenerate after a model change with:
-#   SET=held-out TWO=traces/real/2026-11-27_h100x4_run13/halo_median5_2rank \
+# the 4-rank medians FOUR on PLATFORM. Its rows are "revised": the presets'
+# [mpi_node] calibration is fitted on these 4-rank runs ("2 -> 4 ranks from a
+# machine calibration"; run 12: the same with its directories). Regenerate
+# after a model change with:
+#   SET=revised TWO=traces/real/2026-11-27_h100x4_run13/halo_median5_2rank \
 #   FOUR=traces/real/2026-11-27_h100x4_run13/halo_median5_4rank \
 #   PLATFORM=hgx_h100_nvlink4 BOXES="box16 box24 box32 box64" \
 #   tools/halo_predict_x4.sh docs/halo_sim/x4_h100_run13.csv
-#   SET=held-out TWO=traces/real/2026-11-27_h200x2_run15/halo_median5 \
+#   SET=revised TWO=traces/real/2026-11-27_h200x2_run15/halo_median5 \
 #   FOUR=traces/real/2026-11-27_h200x4_run16/halo_median5_4rank \
 #   PLATFORM=h200x4_hgx_nvswitch BOXES="box16 box24 box32 box64" \
 #   tools/halo_predict_x4.sh docs/halo_sim/x4_h200_run16_from_run15.csv
-# (and say in the docs that the rows are no longer held-out for that change).
+# (and say in the docs what the rows are in-sample for).
 # Also checks that a bad SET is refused with a one-line error.
 set -euo pipefail
 xferlab=$(readlink -f "$1")
@@ -22,7 +25,7 @@ four=$5
 platform=$6
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
-XFERLAB=$xferlab SET=held-out TWO=$two FOUR=$four \
+XFERLAB=$xferlab SET=revised TWO=$two FOUR=$four \
   PLATFORM=$platform BOXES="box16 box24 box32 box64" \
   "$script" "$tmp/x4.csv" > "$tmp/out" 2>&1 || fail "halo_predict_x4.sh failed: $(tail -3 "$tmp/out")"
 paste -d '\n' "$golden" "$tmp/x4.csv" | awk -f "$(dirname "$0")/csv_close.awk" ||

@@ -9,9 +9,14 @@
 # 4-rank traces of traces/real/2026-11-26_h200x4_nvswitch/halo.
 # Measured = what `xferlab validate` compares a replay with (trace medians:
 # the `total` phase, sa/ki the proxy's recv_all period) and its per-phase
-# columns. Nothing of the 4-rank runs is used by the prediction: every row is
-# held-out; the 2-rank components of each size are that size's own trace
-# (fitted at 2 ranks, residual calibrated to its 2-rank iteration).
+# columns. The 2-rank components of each size are that size's own trace
+# (fitted at 2 ranks, residual calibrated to its 2-rank iteration); the one
+# thing of 4-rank runs is PLATFORM's [mpi_node] calibration of the on-node
+# MPI step (fitted on the 4-rank runs of its machine type, these included:
+# docs/halo_sim.md, "2 -> 4 ranks from a machine calibration"), so with it
+# the rows are in-sample ("revised"); a preset without it gives the 2-rank
+# traces' prediction alone, and tools/halo_x4_calibration.py gives each run's
+# cross-validated one.
 # iteration_wall (CSV avg, µs) of the same configuration at 2 ranks on both
 # machines and at 4 ranks separates the machine from the rank count.
 # Writes OUT_CSV (default docs/halo_sim/x4_progress.csv) and prints the table.
