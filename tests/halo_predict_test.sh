@@ -9,7 +9,9 @@
 #     no slower than the CPU proxy (same components, fewer costs);
 #   * the K-model lower bound (Elis et al. Eq. 1-4) below the replay;
 #   * the node-symmetric graph equals the fine graph;
-#   * the papers' presets exist and name their source.
+#   * the papers' presets exist and name their source;
+#   * a preset's on-node MPI step ([mpi_node]) is added, exactly, from 2 to
+#     4 ranks per node, never at 2 per node, nothing without a calibration.
 set -euo pipefail
 xferlab=$1
 dir=$(dirname "$2")  # any trace of the run's halo/traces directory
@@ -79,6 +81,28 @@ cmp -s "$TEST_TMPDIR/reduced.csv" "$TEST_TMPDIR/fine.csv" || fail "reduced graph
 "$xferlab" replay "$paper" --ranks 4 --scaling weak --format csv |
   awk -F, 'NR == 2 && $6 == "200x200x200" && $7 > 0 { ok = 1 } END { exit !ok }' ||
   fail "--scaling weak does not keep the block per rank"
+
+# The on-node MPI step (docs/halo_sim.md, "2 -> 4 ranks from a machine
+# calibration"): h200x4_hgx_nvswitch's [mpi_node] adds step(P) to the
+# iteration from this 2-rank trace at 4 ranks per node; the same preset with
+# the calibration zeroed (a file) gives the iteration without it; 2 ranks per
+# node add nothing.
+iter_of() { awk -F, 'NR == 2 { print $7 }'; }
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+"$xferlab" platform show h200x4_hgx_nvswitch --set mpi_node.step_at_1MiB=0ns \
+  --set mpi_node.step_per_doubling=0ns > "$tmp/none.toml" || fail "platform show --set mpi_node"
+with=$("$xferlab" replay "$paper" --ranks 4 --scaling weak --platform h200x4_hgx_nvswitch --format csv)
+without=$("$xferlab" replay "$paper" --ranks 4 --scaling weak --platform "$tmp/none.toml" --format csv)
+step=$(sed -n 's/.*on-node MPI step +\([0-9.]*\) us.*/\1/p' <<< "$with")
+[ -n "$step" ] || fail "no on-node MPI step at 4 ranks per node: $with"
+! grep -q 'on-node MPI step' <<< "$without" || fail "a zero calibration added a step"
+awk -v a="$(iter_of <<< "$with")" -v b="$(iter_of <<< "$without")" -v s="$step" \
+  'BEGIN { d = a - b - s; exit !(s > 10 && d < 0.001 && d > -0.001) }' ||
+  fail "iteration with the step is not without + step ($step us)"
+two=$("$xferlab" replay "$paper" --ranks 4 --scaling weak --ranks-per-node 2 \
+  --platform h200x4_hgx_nvswitch --format csv)
+! grep -q 'on-node MPI step' <<< "$two" || fail "the step added at 2 ranks per node"
+[ "$(iter_of <<< "$two")" != "$(iter_of <<< "$with")" ] || fail "2 and 4 ranks per node alike"
 
 # The papers' machines: presets exist, cite the paper, and replay at 64 ranks.
 for preset in power9_v100_ib icelake_v100_ib; do
