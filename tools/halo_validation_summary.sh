@@ -9,7 +9,9 @@
 # (4x H100), docs/halo_sim/validation_run14.csv, run 14 (2x H100), validation_run15.csv, run 15
 # (2x H200), validation_run16_4rank.csv, run 16 (4x H200, 4 ranks; all four held-out for the
 # model at 8bd5cd2), validation_run17_{2rank,4rank}.csv, run 17 (4x H200; held-out for the
-# model at 5606b2f): the medians of 5 repeats):
+# model at 5606b2f), validation_run18_{2rank,4rank}.csv and validation_run19.csv, runs 18 (4x H200)
+# and 19 (2x H200; sealed held-out for the model at the end of session 10, traces not committed):
+# the medians of 5 repeats):
 # per run and set (fitted / held-out): cases, median and max |error|, cases
 # above 5 % and 10 % (a markdown table; the 2- and 4-rank placements of one
 # 4-GPU run apart, by the CSV's name).
@@ -19,7 +21,7 @@
 # "Validation").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -gt 0 ] || set -- docs/halo_sim/validation.csv docs/halo_sim/validation_2026-11-26.csv docs/halo_sim/validation_run6.csv docs/halo_sim/validation_run9.csv docs/halo_sim/validation_run11.csv docs/halo_sim/validation_run12_2rank.csv docs/halo_sim/validation_run12_4rank.csv docs/halo_sim/validation_run13_2rank.csv docs/halo_sim/validation_run13_4rank.csv docs/halo_sim/validation_run14.csv docs/halo_sim/validation_run15.csv docs/halo_sim/validation_run16_4rank.csv docs/halo_sim/validation_run17_2rank.csv docs/halo_sim/validation_run17_4rank.csv
+[ $# -gt 0 ] || set -- docs/halo_sim/validation.csv docs/halo_sim/validation_2026-11-26.csv docs/halo_sim/validation_run6.csv docs/halo_sim/validation_run9.csv docs/halo_sim/validation_run11.csv docs/halo_sim/validation_run12_2rank.csv docs/halo_sim/validation_run12_4rank.csv docs/halo_sim/validation_run13_2rank.csv docs/halo_sim/validation_run13_4rank.csv docs/halo_sim/validation_run14.csv docs/halo_sim/validation_run15.csv docs/halo_sim/validation_run16_4rank.csv docs/halo_sim/validation_run17_2rank.csv docs/halo_sim/validation_run17_4rank.csv docs/halo_sim/validation_run18_2rank.csv docs/halo_sim/validation_run18_4rank.csv docs/halo_sim/validation_run19.csv
 awk -F, '
   function sortn(a, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
