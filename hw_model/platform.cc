@@ -393,6 +393,16 @@ Status set_parameter(Platform& platform, std::string_view dotted_key, std::strin
   return Status::Ok();
 }
 
+Status set_parameters(Platform& platform, const std::vector<std::string>& sets) {
+  for (const std::string& kv : sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return make_error("--set '" + kv + "': expected key=value");
+    Status s = set_parameter(platform, kv.substr(0, eq), kv.substr(eq + 1));
+    if (!s.ok()) return make_error("--set " + kv + ": " + s.error().message);
+  }
+  return Status::Ok();
+}
+
 std::vector<std::string> defaulted_keys(const Platform& platform) {
   std::vector<std::string> out;
   for (const Field& f : fields()) {

@@ -151,6 +151,10 @@ std::optional<std::string_view> builtin_preset_text(std::string_view name);
 // builtin format. Unknown keys -> error with did_you_mean. Does not run
 // Platform::validate() (combinations may be mid-edit).
 Status set_parameter(Platform& platform, std::string_view dotted_key, std::string_view value);
+// set_parameters: set_parameter for each "key=value" of `sets` (`--set`), in
+// order; no validate(). Errors: "--set 'KV': expected key=value", "--set KV:
+// <set_parameter's error>" (unknown keys with did_you_mean).
+Status set_parameters(Platform& platform, const std::vector<std::string>& sets);
 // get_parameter: the value as text with unit, as dumps write it.
 Result<std::string> get_parameter(const Platform& platform, std::string_view dotted_key);
 // parameter_keys: every settable key, in dump order.

@@ -35,10 +35,6 @@ constexpr const char* kProxyMeasuredSource = "trace_recv_all_period";
 const char* measured_source(const HaloRun& run) {
   return run.proxy_driven() ? kProxyMeasuredSource : kHaloMeasuredSource;
 }
-constexpr const char* kTracePlatform = "h200x2_nvlink4";  // the committed traces' machine
-
-constexpr int64_t kMaxHaloRanks = 1 << 20;
-
 using cli::fail;
 
 // Case: one run (all ranks) and its workload.
@@ -70,12 +66,16 @@ Result<HostMemoryFit> host_memory_of(const std::string& trace, const hw_model::P
   return fit_host_memory(*points, p.cpu.memory_bw_bytes_per_s);
 }
 
-// network_of: the preset's network, NIC and notification costs; host memory
-// from host_memory_of(trace) on the trace's own machine, else the preset's.
+// network_of: the preset's network, NIC and notification costs, after
+// `sets` (--set); host memory from host_memory_of(trace) on the trace's own
+// machine unless --set cpu.memory_bw says otherwise, else the preset's.
 Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset,
-                                                    const std::string& trace) {
+                                                    const std::string& trace,
+                                                    const std::vector<std::string>& sets = {}) {
   Result<hw_model::Platform> p = hw_model::load_platform(preset);
   if (!p.ok()) return p.error();
+  if (Status s = hw_model::set_parameters(*p, sets); !s.ok()) return s.error();
+  if (Status s = p->validate(); !s.ok()) return make_error(preset + ": " + s.error().message);
   Result<hw_model::LinkModel> link = hw_model::LinkModel::create(p->network_link);
   if (!link.ok()) return link.error();
   HaloNetwork net;
@@ -86,7 +86,10 @@ Result<std::pair<HaloNetwork, NicCosts>> network_of(const std::string& preset,
   net.ranks_per_node = static_cast<int>(p->gpus_per_node());
   net.host_memory_bw_bytes_per_s = p->cpu.memory_bw_bytes_per_s;
   net.mpi_node = p->mpi_node;
-  if (preset == kTracePlatform) {
+  const bool memory_set = std::any_of(sets.begin(), sets.end(), [](const std::string& kv) {
+    return kv.rfind("cpu.memory_bw=", 0) == 0;
+  });
+  if (preset == kHaloTracePlatform && !memory_set) {
     Result<HostMemoryFit> fit = host_memory_of(trace, *p);
     if (!fit.ok()) return fit.error();
     net.host_memory_bw_bytes_per_s = fit->bw_bytes_per_s;
@@ -113,7 +116,7 @@ HaloGeometry geometry_of(const HaloRankTrace& t) {
 // The committed traces' machine: its rates drive the interpolation.
 WorkRates trace_rates() {
   WorkRates r;
-  Result<hw_model::Platform> p = hw_model::load_platform(kTracePlatform);
+  Result<hw_model::Platform> p = hw_model::load_platform(kHaloTracePlatform);
   if (!p.ok()) return r;
   r.gpu_memory_bw_bytes_per_s = p->gpu.memory_bw_bytes_per_s;
   Result<hw_model::LinkModel> host = hw_model::LinkModel::create(p->host_link);
@@ -180,7 +183,7 @@ Result<Case> load_case_uncached(const std::string& path) {
   c.w.progress_ns_per_byte =
       engine_ns_per_byte(c.w.variant, c.w.progress_ns_per_byte, c.w.run_progress_ns_per_byte);
   // The residual per received message is fitted to this run's iteration.
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, path);
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kHaloTracePlatform, path);
   if (!netnic.ok()) return netnic.error();
   HaloNetwork net = netnic->first;
   net.ranks_per_node = c.run.r0().ranks;
@@ -272,7 +275,19 @@ HaloMode halo_mode(const std::string& text) {
 
 }  // namespace
 
+FlagSet& add_halo_variant_flags(FlagSet& f) {
+  const HaloReplayRequest d;
+  return f
+      .add_string("model", d.model, {"replay", "kmodel"},
+                  "task-graph replay, or the paper's analytic k-model")
+      .add_string("mode", d.mode, {"measured", "hw-doorbell", "nic"},
+                  "GDA doorbell as measured, rung by hardware, or by the NIC")
+      .add_string("variant", d.variant, {},
+                  "another variant traced beside it, or all (default: the trace's)");
+}
+
 FlagSet halo_replay_flags() {
+  const HaloReplayRequest d;
   FlagSet f("xferlab replay",
             "Halo-exchange and GPUDirect Async traces (halo_exchange, gdasync_bench;\n"
             "docs/halo_sim.md) replay on the task-graph core, at the trace's geometry or\n"
@@ -282,21 +297,18 @@ FlagSet halo_replay_flags() {
                   "rank count(s) to rescale to, e.g. 8,64,512 (default: the trace's)")
       .add_int("ranks-per-node", 0, 0, kMaxHaloRanks,
                "ranks sharing a node's NICs (0: the trace's, or the platform's when rescaled)")
-      .add_string("platform", kTracePlatform, {}, "platform preset (network and NICs)")
-      .add_string("format", "table", {"table", "csv", "json"}, "output format")
-      .add_string("model", "replay", {"replay", "kmodel"},
-                  "task-graph replay, or the paper's analytic k-model")
-      .add_string("mode", "measured", {"measured", "hw-doorbell", "nic"},
-                  "GDA doorbell as measured, rung by hardware, or by the NIC")
-      .add_string("variant", "", {},
-                  "another variant traced beside it, or all (default: the trace's)")
-      .add_string("graph", "reduced", {"reduced", "fine"},
+      .add_string("platform", d.platform, {}, "platform preset (network and NICs)")
+      .add_repeated("set", "key=value",
+                    "override a preset key (`xferlab platform keys`; those the halo model reads: "
+                    "docs/halo_sim.md, \"Sweeps\")")
+      .add_string("format", "table", {"table", "csv", "json"}, "output format");
+  return add_halo_variant_flags(f)
+      .add_string("graph", d.graph, {"reduced", "fine"},
                   "reduced: node 0 alone when nodes tile the rank grid (exact); fine: every rank")
-      .add_string("scaling", "strong", {"strong", "weak"},
+      .add_string("scaling", d.scaling, {"strong", "weak"},
                   "what --ranks keeps of a paper cube: strong = the paper's global cube (split "
                   "over the ranks), weak = the trace's block per rank (native --paper at any "
                   "rank count); boxes always keep their block");
-  return f;
 }
 
 namespace {
@@ -355,8 +367,10 @@ Result<HaloGeometry> geometry_at(const std::string& trace, const HaloRankTrace& 
   return *s;
 }
 
-Table halo_replay_table() {
-  return Table({{"variant"},
+}  // namespace
+
+Table halo_replay_table(bool wall_time) {
+  std::vector<Table::Column> columns({{"variant"},
                 {"model"},
                 {"mode"},
                 {"ranks"},
@@ -369,16 +383,20 @@ Table halo_replay_table() {
                 {"unpack_us", 5},
                 {"measured_us", 6},
                 {"data"},
-                {"tasks"},
-                {"wall_s", 3},
-                {"measured_source"}});
+                {"tasks"}});
+  if (wall_time) columns.push_back({"wall_s", 3});
+  columns.push_back({"measured_source"});
+  return Table(std::move(columns));
 }
+
+namespace {
 
 // HaloReplay: what one `replay HALO_TRACE` run replays each case with.
 struct HaloReplay {
   std::string mode_text;  ///< --mode as given (the table's column).
   HaloMode mode = HaloMode::kMeasured;
   HaloDetail detail = HaloDetail::kReduced;
+  bool wall_time = true;  ///< HaloReplayRequest::wall_time.
   NicCosts nic;
   int trace_ranks = 0;  ///< the trace's rank count (a reproduction needs it).
   ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;  ///< XFERLAB_HALO_PROXY_DRIVERS.
@@ -423,79 +441,119 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
     data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
                  std::to_string(g.ranks()) + " ranks; nodes are its translates)";
   }
-  table.add_row({cs.run.r0().variant, std::string("replay"), h.mode_text, int64_t{g.ranks()},
-                 int64_t{net.ranks_per_node}, per_rank, p->iteration_ns / 1000, p->pack_ns / 1000,
-                 p->post_ns / 1000, p->wait_ns / 1000, p->unpack_ns / 1000,
-                 same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
-                 static_cast<int64_t>(p->tasks), wall,
-                 std::string(same ? measured_source(cs.run) : "")});
+  std::vector<Table::Cell> row{cs.run.r0().variant, std::string("replay"), h.mode_text,
+                               int64_t{g.ranks()}, int64_t{net.ranks_per_node}, per_rank,
+                               p->iteration_ns / 1000, p->pack_ns / 1000, p->post_ns / 1000,
+                               p->wait_ns / 1000, p->unpack_ns / 1000,
+                               same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
+                               static_cast<int64_t>(p->tasks)};
+  if (h.wall_time) row.emplace_back(wall);
+  row.emplace_back(std::string(same ? measured_source(cs.run) : ""));
+  table.add_row(std::move(row));
   return Status::Ok();
 }
 
 // kmodel_row: the paper's analytic k-model at geometry `g` (its slowest rank).
 void kmodel_row(const std::string& variant, const HaloGeometry& g, int ranks_per_node,
-                const std::string& per_rank, Table& table) {
+                const std::string& per_rank, bool wall_time, Table& table) {
   double worst = 0;
   for (int r = 0; r < g.ranks(); ++r) {
     worst = std::max(worst, kmodel_iteration_ns(g, std::max(1, ranks_per_node), r));
   }
-  table.add_row({variant, std::string("kmodel"), std::string("-"), int64_t{g.ranks()},
-                 int64_t{ranks_per_node}, per_rank, worst / 1000, kNaN, kNaN, kNaN, kNaN, kNaN,
-                 std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"), int64_t{0}, 0.0,
-                 std::string()});
+  std::vector<Table::Cell> row{variant,
+                               std::string("kmodel"),
+                               std::string("-"),
+                               int64_t{g.ranks()},
+                               int64_t{ranks_per_node},
+                               per_rank,
+                               worst / 1000,
+                               kNaN,
+                               kNaN,
+                               kNaN,
+                               kNaN,
+                               kNaN,
+                               std::string("Elis et al. Eq. 1-4, Power9+V100 calibration"),
+                               int64_t{0}};
+  if (wall_time) row.emplace_back(0.0);
+  row.emplace_back(std::string());
+  table.add_row(std::move(row));
 }
 
 }  // namespace
 
-int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
-  FlagSet flags = halo_replay_flags();
-  if (std::optional<int> rc = cli::parse_command_flags(flags, args, out, err)) return *rc;
-  const std::string trace = flags.positionals()[0];
-  const bool kmodel = flags.get_string("model") == "kmodel";
-  const int per_node = static_cast<int>(flags.get_int("ranks-per-node"));
-  const OutputFormat format = parse_output_format(flags.get_string("format")).value();
-  Result<std::vector<int>> rank_counts = parse_rank_counts(flags.get_string("ranks"));
-  if (!rank_counts.ok()) return fail(err, rank_counts.error());
-  Result<Case> c = load_case(trace);
-  if (!c.ok()) return fail(err, c.error());
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(flags.get_string("platform"), trace);
-  if (!netnic.ok()) return fail(err, netnic.error());
+Status check_halo_request(const HaloReplayRequest& req) {
+  Result<Case> c = load_case(req.trace);
+  if (!c.ok()) return c.error();
+  XF_RETURN_IF_ERROR(network_of(req.platform, req.trace, req.sets));
+  return Status::Ok();
+}
+
+Result<HaloReplayOutput> halo_replay(const HaloReplayRequest& req) {
+  Result<Case> c = load_case(req.trace);
+  if (!c.ok()) return c.error();
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(req.platform, req.trace, req.sets);
+  if (!netnic.ok()) return netnic.error();
   const HaloRankTrace& t = c->run.r0();
-  Result<std::vector<Case>> cases = variant_cases(trace, *c, flags.get_string("variant"));
-  if (!cases.ok()) return fail(err, cases.error());
+  Result<std::vector<Case>> cases = variant_cases(req.trace, *c, req.variant);
+  if (!cases.ok()) return cases.error();
   HaloReplay h;
-  h.mode_text = flags.get_string("mode");
+  h.mode_text = req.mode;
   h.mode = halo_mode(h.mode_text);
-  h.detail = flags.get_string("graph") == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
+  h.detail = req.graph == "fine" ? HaloDetail::kFine : HaloDetail::kReduced;
+  h.wall_time = req.wall_time;
   h.nic = netnic->second;
   h.trace_ranks = t.ranks;
   Result<ProxyDrivers> drivers = proxy_drivers_from_env();
-  if (!drivers.ok()) return fail(err, drivers.error());
+  if (!drivers.ok()) return drivers.error();
   h.drivers = *drivers;
-  if (rank_counts->empty()) rank_counts->push_back(t.ranks);
-  Table table = halo_replay_table();
-  for (const int ranks : *rank_counts) {
-    Result<HaloGeometry> g = geometry_at(trace, t, ranks, flags.get_string("scaling") == "weak");
-    if (!g.ok()) return fail(err, g.error());
+  const std::vector<int> rank_counts = req.ranks.empty() ? std::vector<int>{t.ranks} : req.ranks;
+  HaloReplayOutput out{halo_replay_table(req.wall_time), {}};
+  for (const int ranks : rank_counts) {
+    Result<HaloGeometry> g = geometry_at(req.trace, t, ranks, req.scaling == "weak");
+    if (!g.ok()) return g.error();
     const bool rescaled = ranks != t.ranks;
     HaloNetwork net = netnic->first;
-    net.ranks_per_node = per_node > 0 ? per_node : (rescaled ? net.ranks_per_node : t.ranks);
+    net.ranks_per_node =
+        req.ranks_per_node > 0 ? req.ranks_per_node : (rescaled ? net.ranks_per_node : t.ranks);
     const std::string per_rank = std::to_string(g->per_rank[0]) + "x" +
                                  std::to_string(g->per_rank[1]) + "x" +
                                  std::to_string(g->per_rank[2]);
     for (const Case& cs : *cases) {
       const std::string& v = cs.run.r0().variant;
       const bool gda = v == "sa" || v == "ki";
-      if (kmodel) {
-        kmodel_row(v, *g, net.ranks_per_node, per_rank, table);
+      if (req.model == "kmodel") {
+        kmodel_row(v, *g, net.ranks_per_node, per_rank, req.wall_time, out.table);
       } else if ((h.mode == HaloMode::kNic && !gda) || (h.mode == HaloMode::kHwDoorbell && gda)) {
-        err << "replay: --mode " << h.mode_text << " does not apply to " << v << "; skipped\n";
-      } else if (Status s = replay_row(h, cs, *g, net, rescaled, per_rank, table); !s.ok()) {
-        return fail(err, s.error());
+        out.skipped.push_back("--mode " + h.mode_text + " does not apply to " + v + "; skipped");
+      } else {
+        XF_RETURN_IF_ERROR(replay_row(h, cs, *g, net, rescaled, per_rank, out.table));
       }
     }
   }
-  table.write(out, format);
+  return out;
+}
+
+int run_halo_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
+  FlagSet flags = halo_replay_flags();
+  if (std::optional<int> rc = cli::parse_command_flags(flags, args, out, err)) return *rc;
+  HaloReplayRequest req;
+  req.trace = flags.positionals()[0];
+  req.platform = flags.get_string("platform");
+  req.sets = flags.get_all("set");
+  req.ranks_per_node = static_cast<int>(flags.get_int("ranks-per-node"));
+  req.model = flags.get_string("model");
+  req.mode = flags.get_string("mode");
+  req.variant = flags.get_string("variant");
+  req.graph = flags.get_string("graph");
+  req.scaling = flags.get_string("scaling");
+  const OutputFormat format = parse_output_format(flags.get_string("format")).value();
+  Result<std::vector<int>> rank_counts = parse_rank_counts(flags.get_string("ranks"));
+  if (!rank_counts.ok()) return fail(err, rank_counts.error());
+  req.ranks = std::move(*rank_counts);
+  Result<HaloReplayOutput> r = halo_replay(req);
+  if (!r.ok()) return fail(err, r.error());
+  for (const std::string& line : r->skipped) err << "replay: " << line << "\n";
+  r->table.write(out, format);
   return cli::kExitOk;
 }
 
@@ -525,7 +583,7 @@ Result<std::map<std::string, std::string>> families_of(const std::vector<std::st
 // replay_at_own_geometry: one iteration of workload w on case k's 2-rank
 // geometry and machine (the run's host-memory fit), as validate compares it.
 Result<HaloPhases> replay_at_own_geometry(const Case& k, const HaloWorkload& w) {
-  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kTracePlatform, k.path);
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kHaloTracePlatform, k.path);
   if (!netnic.ok()) return netnic.error();
   HaloNetwork net = netnic->first;
   net.ranks_per_node = k.run.r0().ranks;

@@ -3,6 +3,7 @@
 // task-graph core, rescaled to N ranks, and the 2-rank validation table.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,9 +15,55 @@
 
 namespace xferlab::sim {
 
+// The committed halo traces' machine: the default preset of their replay.
+inline constexpr const char* kHaloTracePlatform = "h200x2_nvlink4";
+
+// Largest rank count a halo replay rescales to (--ranks).
+inline constexpr int64_t kMaxHaloRanks = 1 << 20;
+
+// HaloReplayRequest: what `xferlab replay HALO_TRACE` replays (its flags).
+struct HaloReplayRequest {
+  std::string trace;                     ///< a halo or GDA rank-0 trace.
+  std::string platform = kHaloTracePlatform;  ///< preset of the network, NICs, notification.
+  /// Platform overrides "key=value" (--set), validated as the PROACT replay's;
+  /// the keys the halo model reads: docs/halo_sim.md, "Sweeps".
+  std::vector<std::string> sets;
+  std::vector<int> ranks;          ///< rank counts to rescale to; empty: the trace's.
+  int ranks_per_node = 0;          ///< 0: the trace's, or the platform's when rescaled.
+  std::string model = "replay";    ///< replay | kmodel.
+  std::string mode = "measured";   ///< measured | hw-doorbell | nic.
+  std::string variant;             ///< another variant traced beside it, or all; "": the trace's.
+  std::string graph = "reduced";   ///< reduced | fine.
+  std::string scaling = "strong";  ///< what `ranks` keeps: strong | weak.
+  /// The wall_s column (host seconds per replay): left out by sweeps, whose
+  /// CSV is the same on every run and for any split of the points.
+  bool wall_time = true;
+};
+
+// add_halo_variant_flags: --model, --mode, --variant (replay and sweep of a
+// halo trace), defaults from HaloReplayRequest.
+FlagSet& add_halo_variant_flags(FlagSet& f);
+
 // halo_replay_flags: the flags of `xferlab replay HALO_TRACE` (its --help is
 // appended to replay's).
 FlagSet halo_replay_flags();
+
+// HaloReplayOutput: the replay's rows (halo_replay_table) and one line per
+// variant skipped (a --mode that does not apply to it).
+struct HaloReplayOutput {
+  Table table;
+  std::vector<std::string> skipped;
+};
+
+// halo_replay_table: the columns of halo_replay (wall_s when `wall_time`).
+Table halo_replay_table(bool wall_time);
+
+// check_halo_request: the trace loads and the platform with the request's
+// sets loads and validates (a sweep checks each point before replaying any).
+Status check_halo_request(const HaloReplayRequest& request);
+
+// halo_replay: one row per rank count and variant.
+Result<HaloReplayOutput> halo_replay(const HaloReplayRequest& request);
 
 // run_halo_replay: `xferlab replay HALO_TRACE [--ranks N] ...` (args as given
 // to replay; the first positional is a halo trace).

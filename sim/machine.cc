@@ -288,12 +288,7 @@ Result<Machine> load_machine(const std::string& preset, const std::vector<std::s
                              hw::HardwareSizing* sizing) {
   Result<hw::Platform> p = hw::load_platform(preset);
   if (!p.ok()) return make_error(p.error().message);
-  for (const std::string& kv : sets) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) return make_error("--set '" + kv + "': expected key=value");
-    Status s = hw::set_parameter(*p, kv.substr(0, eq), kv.substr(eq + 1));
-    if (!s.ok()) return make_error("--set " + kv + ": " + s.error().message);
-  }
+  if (Status s = hw::set_parameters(*p, sets); !s.ok()) return make_error(s.error().message);
   if (num_gpus > 0) {
     // Scale-out of a two-GPU preset: the same links, pairwise (NVLink mesh).
     if (num_gpus > 2 && p->topology.kind == hw::TopologyKind::kDirectPair) {
