@@ -798,40 +798,75 @@ Result<ReplayRequest> point_request(const SweepRequest& req, const std::vector<s
   return r;
 }
 
-}  // namespace
+// halo_point_request: one grid point of a halo / GDA trace as a halo replay
+// request, checked without replaying (as point_request).
+Result<HaloReplayRequest> halo_point_request(const SweepRequest& req,
+                                             const std::vector<std::string>& pt) {
+  HaloReplayRequest r = req.halo;
+  r.trace = req.trace;
+  if (!req.platform.empty()) r.platform = req.platform;
+  r.sets = req.sets;
+  r.wall_time = false;
+  for (size_t i = 0; i < req.params.size(); ++i) {
+    const std::string& key = req.params[i].key;
+    if (key == "ranks" || key == "ranks_per_node") {
+      Result<uint32_t> n = parse_count("--param " + key, pt[i], kMaxHaloRanks);
+      if (!n.ok()) return n.error();
+      if (key == "ranks") r.ranks = {static_cast<int>(*n)};
+      if (key == "ranks_per_node") r.ranks_per_node = static_cast<int>(*n);
+    } else {
+      r.sets.push_back(key + "=" + pt[i]);
+    }
+  }
+  XF_RETURN_IF_ERROR(check_halo_request(r));
+  return r;
+}
 
-Result<SweepOutput> sweep(const SweepRequest& req) {
-  if (req.params.empty()) return make_error("sweep: give at least one --param key=v1,v2");
-  if (req.shard_count == 0 || req.shard_index >= req.shard_count) {
-    return make_error("sweep: shard " + std::to_string(req.shard_index) + " of " +
-                      std::to_string(req.shard_count) + " does not exist");
+// sweep_refusal: the first PROACT-only option of a halo trace's sweep,
+// or (not `halo`) the first halo option given for a PROACT trace; "" if none.
+std::string sweep_refusal(const SweepRequest& req, bool halo) {
+  if (!halo) {
+    const HaloReplayRequest d;
+    if (req.halo.model != d.model) return "--model applies to halo / GDA traces only";
+    if (req.halo.mode != d.mode) return "--mode applies to halo / GDA traces only";
+    if (req.halo.variant != d.variant) return "--variant applies to halo / GDA traces only";
+    return "";
   }
-  if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) {
-    return m.error();
+  for (const SweepParam& p : req.params) {
+    if (p.key == "chunk_size" || p.key == "gpus") {
+      return "--param " + p.key +
+             ": a halo / GDA trace sweeps platform keys, ranks and ranks_per_node (its "
+             "replay has no " +
+             (p.key == "gpus" ? "GPU count; use ranks)" : "chunks)");
+    }
   }
-  const std::vector<std::vector<std::string>> points = sweep_grid(req.params);
-  std::vector<ReplayRequest> requests;
-  for (const auto& pt : points) {
-    Result<ReplayRequest> r = point_request(req, pt);
-    if (!r.ok()) return r.error();
-    requests.push_back(std::move(*r));
+  if (req.mechanism != "all") {
+    return "--mechanism: a halo / GDA trace replays its own variants, not PROACT mechanisms "
+           "(--variant, --mode)";
   }
+  return "";
+}
+
+// run_points: the shard's points of `points`, one child process each (SimGrid:
+// one engine per process; a PROACT point's mechanisms run in grandchildren),
+// at most `jobs` at once, collected in grid order so the table is the same
+// for any `jobs`: each row of work(point) (columns `row_columns`) after the
+// point's values. A point that fails is counted, not fatal.
+Result<SweepOutput> run_points(const SweepRequest& req,
+                               const std::vector<std::vector<std::string>>& points,
+                               const Table& row_columns,
+                               const std::function<Result<Table>(size_t)>& work) {
   std::vector<Table::Column> columns;
   for (const SweepParam& p : req.params) columns.push_back({p.key});
-  const Table replay_columns = replay_table();
-  columns.insert(columns.end(), replay_columns.columns().begin(), replay_columns.columns().end());
+  columns.insert(columns.end(), row_columns.columns().begin(), row_columns.columns().end());
   const auto [begin, end] = sweep_shard(points.size(), req.shard_index, req.shard_count);
-  SweepOutput out{Table(columns), end - begin, 0, ""};
-  // One child process per point (SimGrid: one engine per process; the
-  // point's mechanisms run in grandchildren), at most `jobs` at once,
-  // collected in grid order so the table is the same for any `jobs`. A
-  // point that fails is counted, not fatal.
+  SweepOutput out{Table(columns), false, end - begin, 0, ""};
   if (req.progress) req.progress(0, out.points);
   Status s = run_isolated_in_order(
       end - begin, req.jobs,
       [&](size_t k) {
-        Result<ReplayOutput> o = replay(requests[begin + k]);
-        return o.ok() ? "T" + encode_rows(o->table) : "E" + o.error().message;
+        Result<Table> t = work(begin + k);
+        return t.ok() ? "T" + encode_rows(*t) : "E" + t.error().message;
       },
       [&](size_t k, Result<std::string> bytes) -> Status {
         if (req.progress) req.progress(k + 1, out.points);
@@ -840,7 +875,7 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
             out.first_failure = bytes.ok() ? bytes->substr(1) : bytes.error().message;
           return Status::Ok();
         }
-        Table rows(replay_columns.columns());
+        Table rows(row_columns.columns());
         XF_RETURN_IF_ERROR(append_rows(rows, bytes->substr(1)));
         for (const std::vector<Table::Cell>& row : rows.rows()) {
           std::vector<Table::Cell> cells(points[begin + k].begin(), points[begin + k].end());
@@ -852,6 +887,55 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
       "sweep: point");
   if (!s.ok()) return s.error();
   return out;
+}
+
+// halo_sweep: a halo / GDA trace's grid, each point a halo replay.
+Result<SweepOutput> halo_sweep(const SweepRequest& req,
+                               const std::vector<std::vector<std::string>>& points) {
+  std::vector<HaloReplayRequest> requests;
+  for (const auto& pt : points) {
+    Result<HaloReplayRequest> r = halo_point_request(req, pt);
+    if (!r.ok()) return r.error();
+    requests.push_back(std::move(*r));
+  }
+  Result<SweepOutput> out =
+      run_points(req, points, halo_replay_table(false), [&](size_t i) -> Result<Table> {
+        Result<HaloReplayOutput> o = halo_replay(requests[i]);
+        if (!o.ok()) return o.error();
+        return std::move(o->table);
+      });
+  if (out.ok()) out->halo = true;
+  return out;
+}
+
+}  // namespace
+
+Result<SweepOutput> sweep(const SweepRequest& req) {
+  if (req.params.empty()) return make_error("sweep: give at least one --param key=v1,v2");
+  if (req.shard_count == 0 || req.shard_index >= req.shard_count) {
+    return make_error("sweep: shard " + std::to_string(req.shard_index) + " of " +
+                      std::to_string(req.shard_count) + " does not exist");
+  }
+  const bool halo = open_replay_trace(req.trace).halo;
+  if (const std::string why = sweep_refusal(req, halo); !why.empty()) {
+    return make_error("sweep: " + why);
+  }
+  const std::vector<std::vector<std::string>> points = sweep_grid(req.params);
+  if (halo) return halo_sweep(req, points);
+  if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) {
+    return m.error();
+  }
+  std::vector<ReplayRequest> requests;
+  for (const auto& pt : points) {
+    Result<ReplayRequest> r = point_request(req, pt);
+    if (!r.ok()) return r.error();
+    requests.push_back(std::move(*r));
+  }
+  return run_points(req, points, replay_table(), [&](size_t i) -> Result<Table> {
+    Result<ReplayOutput> o = replay(requests[i]);
+    if (!o.ok()) return o.error();
+    return std::move(o->table);
+  });
 }
 
 }  // namespace xferlab::sim

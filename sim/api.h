@@ -16,6 +16,7 @@
 
 #include "common/result.h"
 #include "common/table.h"
+#include "sim/halo_command.h"
 #include "sim/isolated.h"
 #include "sim/replay_engine.h"
 #include "sim/validation_report.h"
@@ -177,7 +178,9 @@ std::string validate_summary(const ValidateOutput& output, double tolerance_pct)
 // ---- sweep ------------------------------------------------------------------
 
 struct SweepParam {
-  std::string key;  ///< a platform key, "chunk_size" or "gpus".
+  /// A platform key, "chunk_size" or "gpus"; for halo / GDA traces a platform
+  /// key, "ranks" or "ranks_per_node".
+  std::string key;
   std::vector<std::string> values;
 };
 
@@ -185,12 +188,18 @@ struct SweepParam {
 Result<SweepParam> parse_sweep_param(const std::string& text);
 
 struct SweepRequest {
+  /// A PROACT trace, or a halo / GDA trace (is_halo_trace): each point then
+  /// is a halo replay (sim/halo_command.h) with `halo`'s options.
   std::string trace;
   std::vector<SweepParam> params;  ///< the grid: every combination, first key slowest.
-  std::string mechanism = "all";
+  std::string mechanism = "all";   ///< PROACT traces only.
   std::string platform;
   std::vector<std::string> sets;
   Scaling scaling = kDefaultScaling;  ///< for the `gpus` parameter.
+  /// Halo / GDA traces: model, mode, variant, scaling (of `ranks`), graph;
+  /// its trace, platform and sets come from the fields above, ranks and
+  /// ranks_per_node from the grid. Other traces refuse non-default ones.
+  HaloReplayRequest halo;
   uint32_t jobs = 2;                  ///< points replayed at once (one process each).
   /// This process replays the contiguous block `shard_index` of `shard_count`
   /// blocks of the grid (MPI ranks, job arrays); the blocks' tables, in
@@ -201,7 +210,10 @@ struct SweepRequest {
 };
 
 struct SweepOutput {
-  Table table;  ///< the point's parameters, then replay's columns; failed points have no rows.
+  /// The point's parameters, then replay's columns (halo: halo_replay's,
+  /// without wall_s); failed points have no rows.
+  Table table;
+  bool halo = false;         ///< a halo / GDA trace's sweep (halo_replay_table's columns).
   size_t points = 0;         ///< points in this shard.
   size_t failed_points = 0;  ///< points whose replay failed (first message in `first_failure`).
   std::string first_failure;

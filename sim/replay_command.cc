@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -239,9 +240,10 @@ Result<std::pair<uint32_t, uint32_t>> parse_shard(const std::string& text) {
 }
 
 // write_sweep: the CSV (stdout or -o) and the optional gnuplot plot.
-int write_sweep(const Table& table, size_t num_params, const std::string& first_key,
+int write_sweep(const SweepOutput& sweep, size_t num_params, const std::string& first_key,
                 const std::string& out_path, const std::string& plot, std::ostream& out,
                 std::ostream& err) {
+  const Table& table = sweep.table;
   if (out_path.empty()) {
     table.write_csv(out);
   } else {
@@ -260,18 +262,31 @@ int write_sweep(const Table& table, size_t num_params, const std::string& first_
     std::ofstream f(data);
     table.write_csv(f);
   }
-  // x = first parameter, y = simulated time, one line per mechanism; noenhanced keeps the
-  // underscores of keys (dma_agent.outstanding_packets) as text, not subscripts.
-  const size_t time_col = num_params + 5;  // trace,platform,gpus,mechanism,sim_time_us
-  const size_t mech_col = num_params + 4;
+  // x = first parameter, y = simulated time, one line per mechanism (halo: per
+  // variant and mode); noenhanced keeps the underscores of keys
+  // (dma_agent.outstanding_packets) as text, not subscripts.
+  size_t time_col = num_params + 5;  // trace,platform,gpus,mechanism,sim_time_us
+  size_t line_col = num_params + 4;
+  std::string lines = "memcpy inline polling cdp hardware infinite";
+  std::string y_label = "simulated time";
+  if (sweep.halo) {
+    time_col = num_params + 7;  // variant,model,mode,ranks,ranks_per_node,per_rank,iteration_us
+    line_col = num_params + 1;
+    y_label = "simulated iteration";
+    std::set<std::string> variants;
+    for (const std::vector<Table::Cell>& row : table.rows()) {
+      variants.insert(std::get<std::string>(row[line_col - 1]));
+    }
+    lines.clear();
+    for (const std::string& v : variants) lines += (lines.empty() ? "" : " ") + v;
+  }
   std::ostringstream gp;
   gp << "set datafile separator ','\nset terminal "
      << (plot.size() > 4 && plot.substr(plot.size() - 4) == ".svg" ? "svg" : "pngcairo")
      << " size 900,600 noenhanced\nset output '" << plot << "'\nset key outside\nset xlabel '"
-     << first_key << "'\nset ylabel 'simulated time (us)'\nset logscale y\n"
-     << "plot for [m in 'memcpy inline polling cdp hardware infinite'] '" << data
-     << "' using (strcol(" << mech_col << ") eq m ? $1 : NaN):" << time_col
-     << " with linespoints title m\n";
+     << first_key << "'\nset ylabel '" << y_label << " (us)'\nset logscale y\n"
+     << "plot for [m in '" << lines << "'] '" << data << "' using (strcol(" << line_col
+     << ") eq m ? $1 : NaN):" << time_col << " with linespoints title m\n";
   const std::string script = tmp + ".gp";
   std::ofstream(script) << gp.str();
   const int rc = std::system(("gnuplot '" + script + "' 2>/dev/null").c_str());
@@ -287,15 +302,23 @@ static FlagSet sweep_flags() {
   FlagSet f("xferlab sweep",
             "Grid over platform parameters (any `xferlab platform keys` key), chunk_size and\n"
             "gpus; one replay process per point; tidy CSV (stdout or -o) and a gnuplot plot.\n"
+            "A halo / GDA trace sweeps its halo replay (`xferlab replay HALO_TRACE`) over\n"
+            "platform keys, ranks and ranks_per_node, with --model/--mode/--variant; its CSV\n"
+            "has the replay's columns but wall_s; chunk_size, gpus and --mechanism are\n"
+            "refused (docs/halo_sim.md, \"Sweeps\").\n"
             "Under `mpirun -np N` or `srun` the points are split over the ranks and rank 0\n"
             "writes the same CSV as a serial run. --shard I/N replays only block I of N\n"
             "(e.g. one Slurm array task); the shards' CSVs, concatenated in order without\n"
             "repeated headers, are the serial CSV (docs/python.md, \"Sweeps on clusters\").");
   f.set_positionals("TRACE", 1, 1, "a trace file");
-  f.add_repeated("param", "key=v1,v2,...", "a swept parameter (platform key, chunk_size, gpus)")
+  f.add_repeated("param", "key=v1,v2,...",
+                 "a swept parameter (platform key, chunk_size, gpus; halo: platform key, ranks, "
+                 "ranks_per_node)")
       .add_string("mechanism", "all", {}, "memcpy|inline|polling|cdp|hardware|infinite|all")
       .add_string("scaling", scaling_name(kDefaultScaling), {"weak", "strong"},
-                  "what the gpus parameter keeps (as replay --scaling)");
+                  "what the gpus parameter keeps (as replay --scaling); for a halo trace, what "
+                  "ranks keeps (strong unless given, as replay HALO_TRACE)");
+  add_halo_variant_flags(f);
   add_platform_flags(f)
       .add_int("jobs", SweepRequest{}.jobs, 1, kMaxJobs,
                "points replayed at once (one process each)")
@@ -315,6 +338,11 @@ Result<SweepRequest> sweep_request(const FlagSet& flags) {
   req.platform = flags.get_string("platform");
   req.sets = flags.get_all("set");
   req.scaling = *parse_scaling(flags.get_string("scaling"));  // the flag admits weak|strong only
+  // A halo trace's own default (strong) unless given.
+  if (flags.was_set("scaling")) req.halo.scaling = flags.get_string("scaling");
+  req.halo.model = flags.get_string("model");
+  req.halo.mode = flags.get_string("mode");
+  req.halo.variant = flags.get_string("variant");
   for (const std::string& p : flags.get_all("param")) {
     Result<SweepParam> sp = parse_sweep_param(p);
     if (!sp.ok()) return sp.error();
@@ -395,7 +423,7 @@ int run_sweep(const cli::Args& args, std::ostream& out, std::ostream& err) {
     err << "xferlab: sweep: " << failed << " point(s) failed, e.g.: " << s->first_failure
         << " (rerun one with `xferlab replay`)\n";
   }
-  const int rc = write_sweep(s->table, req.params.size(), req.params[0].key, flags.get_string("o"),
+  const int rc = write_sweep(*s, req.params.size(), req.params[0].key, flags.get_string("o"),
                              flags.get_string("plot"), out, err);
   return rc != cli::kExitOk ? rc : failed > 0 ? cli::kExitRuntime : cli::kExitOk;
 }
