@@ -263,8 +263,10 @@ int write_sweep(const SweepOutput& sweep, size_t num_params, const std::string& 
     table.write_csv(f);
   }
   // x = first parameter, y = simulated time, one line per mechanism (halo: per
-  // variant and mode); noenhanced keeps the underscores of keys
-  // (dma_agent.outstanding_packets) as text, not subscripts.
+  // variant); noenhanced keeps the underscores of keys
+  // (dma_agent.outstanding_packets) as text, not subscripts. The other lines'
+  // rows are NaN, read as missing (skipped) rather than undefined (which
+  // would break each line between its points: rows interleave by point).
   size_t time_col = num_params + 5;  // trace,platform,gpus,mechanism,sim_time_us
   size_t line_col = num_params + 4;
   std::string lines = "memcpy inline polling cdp hardware infinite";
@@ -281,7 +283,7 @@ int write_sweep(const SweepOutput& sweep, size_t num_params, const std::string& 
     for (const std::string& v : variants) lines += (lines.empty() ? "" : " ") + v;
   }
   std::ostringstream gp;
-  gp << "set datafile separator ','\nset terminal "
+  gp << "set datafile separator ','\nset datafile missing NaN\nset terminal "
      << (plot.size() > 4 && plot.substr(plot.size() - 4) == ".svg" ? "svg" : "pngcairo")
      << " size 900,600 noenhanced\nset output '" << plot << "'\nset key outside\nset xlabel '"
      << first_key << "'\nset ylabel '" << y_label << " (us)'\nset logscale y\n"

@@ -7,6 +7,7 @@
 set -euo pipefail
 xferlab=$(readlink -f "$1")
 gen=$(readlink -f "$2")
+halo=$3  # a halo rank-0 trace: its sweep splits over ranks the same way
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v mpirun >/dev/null || fail "mpirun not found (apt-get install openmpi-bin)"
@@ -53,6 +54,13 @@ for i in 0 1 2 3; do
 done
 awk 'FNR > 1 || NR == 1' "$tmp"/shard.{0,1,2,3}.csv > "$tmp/shards.csv"
 cmp "$tmp/serial.csv" "$tmp/shards.csv" || fail "concatenated shards differ from the serial sweep"
+# A halo trace's sweep (docs/halo_sim.md, "Sweeps") over 3 ranks.
+halo_grid=(--param notification.doorbell=0.5us,5us --param ranks=2,8 --mode hw-doorbell)
+"$xferlab" sweep "$halo" "${halo_grid[@]}" > "$tmp/halo_serial.csv"
+mpirun --allow-run-as-root --oversubscribe -np 3 \
+  "$xferlab" sweep "$halo" "${halo_grid[@]}" > "$tmp/halo_mpi.csv" 2> "$tmp/halo_mpi.err" \
+  || { cat "$tmp/halo_mpi.err" >&2; fail "mpirun halo sweep failed"; }
+cmp "$tmp/halo_serial.csv" "$tmp/halo_mpi.csv" || fail "MPI halo sweep differs from the serial sweep"
 "$xferlab" sweep "$tmp/poll.xftrace" "${grid[@]}" --shard 4/4 2> "$tmp/shard.err" && fail "--shard 4/4 accepted"
 grep -q "expected I/N with 0 <= I < N" "$tmp/shard.err" || fail "--shard error message"
 echo "PASS"
