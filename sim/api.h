@@ -200,7 +200,7 @@ struct SweepRequest {
   /// its trace, platform and sets come from the fields above, ranks and
   /// ranks_per_node from the grid. Other traces refuse non-default ones.
   HaloReplayRequest halo;
-  uint32_t jobs = 2;                  ///< points replayed at once (one process each).
+  uint32_t jobs = 2;  ///< points replayed at once (one process each).
   /// This process replays the contiguous block `shard_index` of `shard_count`
   /// blocks of the grid (MPI ranks, job arrays); the blocks' tables, in
   /// order, are the whole grid's table.

@@ -371,19 +371,19 @@ Result<HaloGeometry> geometry_at(const std::string& trace, const HaloRankTrace& 
 
 Table halo_replay_table(bool wall_time) {
   std::vector<Table::Column> columns({{"variant"},
-                {"model"},
-                {"mode"},
-                {"ranks"},
-                {"ranks_per_node"},
-                {"per_rank"},
-                {"iteration_us", 6},
-                {"pack_us", 5},
-                {"post_us", 5},
-                {"wait_us", 5},
-                {"unpack_us", 5},
-                {"measured_us", 6},
-                {"data"},
-                {"tasks"}});
+                                      {"model"},
+                                      {"mode"},
+                                      {"ranks"},
+                                      {"ranks_per_node"},
+                                      {"per_rank"},
+                                      {"iteration_us", 6},
+                                      {"pack_us", 5},
+                                      {"post_us", 5},
+                                      {"wait_us", 5},
+                                      {"unpack_us", 5},
+                                      {"measured_us", 6},
+                                      {"data"},
+                                      {"tasks"}});
   if (wall_time) columns.push_back({"wall_s", 3});
   columns.push_back({"measured_source"});
   return Table(std::move(columns));

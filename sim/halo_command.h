@@ -23,7 +23,7 @@ inline constexpr int64_t kMaxHaloRanks = 1 << 20;
 
 // HaloReplayRequest: what `xferlab replay HALO_TRACE` replays (its flags).
 struct HaloReplayRequest {
-  std::string trace;                     ///< a halo or GDA rank-0 trace.
+  std::string trace;                          ///< a halo or GDA rank-0 trace.
   std::string platform = kHaloTracePlatform;  ///< preset of the network, NICs, notification.
   /// Platform overrides "key=value" (--set), validated as the PROACT replay's;
   /// the keys the halo model reads: docs/halo_sim.md, "Sweeps".
