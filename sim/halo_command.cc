@@ -441,11 +441,19 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
     data_from += "; graph: node 0 (" + std::to_string(p->ranks_simulated) + " of " +
                  std::to_string(g.ranks()) + " ranks; nodes are its translates)";
   }
-  std::vector<Table::Cell> row{cs.run.r0().variant, std::string("replay"), h.mode_text,
-                               int64_t{g.ranks()}, int64_t{net.ranks_per_node}, per_rank,
-                               p->iteration_ns / 1000, p->pack_ns / 1000, p->post_ns / 1000,
-                               p->wait_ns / 1000, p->unpack_ns / 1000,
-                               same ? cs.run.iteration_ns() / 1000 : kNaN, data_from,
+  std::vector<Table::Cell> row{cs.run.r0().variant,
+                               std::string("replay"),
+                               h.mode_text,
+                               int64_t{g.ranks()},
+                               int64_t{net.ranks_per_node},
+                               per_rank,
+                               p->iteration_ns / 1000,
+                               p->pack_ns / 1000,
+                               p->post_ns / 1000,
+                               p->wait_ns / 1000,
+                               p->unpack_ns / 1000,
+                               same ? cs.run.iteration_ns() / 1000 : kNaN,
+                               data_from,
                                static_cast<int64_t>(p->tasks)};
   if (h.wall_time) row.emplace_back(wall);
   row.emplace_back(std::string(same ? measured_source(cs.run) : ""));

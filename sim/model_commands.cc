@@ -27,13 +27,10 @@ int fail_in(std::ostream& err, const std::string& command, const Error& e) {
   return cli::fail(err, Error{command + ": " + e.message, e.usage});
 }
 
-// apply_sets: each "key=value" of --set, then the preset's validation.
+// apply_sets: each "key=value" of --set (as replay and sweep parse them), then
+// the preset's validation.
 Status apply_sets(Platform& platform, const std::vector<std::string>& sets) {
-  for (const std::string& kv : sets) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) return make_error("--set '" + kv + "': expected key=value");
-    XF_RETURN_IF_ERROR(set_parameter(platform, kv.substr(0, eq), kv.substr(eq + 1)));
-  }
+  XF_RETURN_IF_ERROR(set_parameters(platform, sets));
   return platform.validate();
 }
 

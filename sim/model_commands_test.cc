@@ -146,7 +146,8 @@ TEST(PlatformCli, Errors) {
   CliRun bad_set = platform({"show", "h200x2_nvlink4", "--set", "gpu.cont=3"});
   EXPECT_EQ(bad_set.code, 2);
   EXPECT_EQ(bad_set.err,
-            "xferlab: platform: unknown parameter 'gpu.cont'; did you mean 'gpu.count'?\n");
+            "xferlab: platform: --set gpu.cont=3: unknown parameter 'gpu.cont'; did you mean "
+            "'gpu.count'?\n");
   CliRun combo = platform({"show", "h200x2_nvlink4", "--set", "gpu.count=4"});
   EXPECT_EQ(combo.code, 2);
   EXPECT_EQ(combo.err,
