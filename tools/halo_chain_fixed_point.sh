@@ -55,7 +55,9 @@ trap 'rm -rf "$tmp"' EXIT
         k=0
         while :; do
           k=$((k + 1))
-          read -r it e l <<< "$(replay "$trace" "$platform" "$off")"
+          # Not `read <<< "$(replay ...)"`: read's status would hide replay's failure.
+          res=$(replay "$trace" "$platform" "$off")
+          read -r it e l <<< "$res"
           next=$(awk -v e="$e" -v l="$l" 'BEGIN { d = (l - e) * 1000; printf "%.0f", (d > 0 ? d : 0) }')
           done_=$(awk -v a="$off" -v b="$next" 'BEGIN { print ((a - b < 100 && b - a < 100) ? 1 : 0) }')
           [ "$done_" = 1 ] || [ "$k" -ge "$steps" ] || [ "$next" = 0 ] && break
