@@ -50,9 +50,8 @@ TEST(TaskGraph, TransfersShareALink) {
 }
 
 // A gated transfer moves only while its gate is open: 1000 B at 1 B/ns with
-// the gate open over [0, 300] and [700, ...] ends at 1400 ns (400 ns held);
-// a second gate that never opens holds its transfer for good; a window that
-// closes before it opens never opens.
+// the gate open over [0, 300] and [700, 5000] ends at 1400 ns (400 ns held);
+// a window that closes before it opens never opens.
 TEST(TaskGraph, GatedTransferMovesOnlyWhileItsGatesAreOpen) {
   TaskGraph g;
   const uint32_t x = g.add_executor("x", 1);
@@ -64,9 +63,9 @@ TEST(TaskGraph, GatedTransferMovesOnlyWhileItsGatesAreOpen) {
   g.gate_window(gate, now, close);
   g.gate_window(gate, reopen, never);
   g.gate_transfer(t, gate);
-  // A transfer whose window closes (at 0) before it opens (at 300): held
-  // until the end, so it is not gated here but ordered after `never`; its
-  // gate opens with `never`'s window.
+  // A gate whose first window closes (at 0) before it opens (at 300): the
+  // transfer (100 B, ready at 0) is held until the second window opens at
+  // 5000, and ends at 5100.
   const uint32_t late = g.transfer(g.add_route(a, c, {g.add_link("m", 1e9, 0)}), 100);
   const uint32_t held = g.add_gate();
   g.gate_window(held, close, now);
