@@ -172,6 +172,12 @@ TEST(TaskGraph, RejectsCyclesAndBadAmounts) {
   const uint32_t sa = slow.add_endpoint(), sb = slow.add_endpoint();
   slow.add_route(sa, sb, {slow.add_link("l", 1e9, 10, /*in_order=*/true)});
   EXPECT_NE(slow.validate().error().message.find("latency"), std::string::npos);
+  TaskGraph gated_slow;  // likewise a gated transfer's route
+  const uint32_t ga = gated_slow.add_endpoint(), gb = gated_slow.add_endpoint();
+  const uint32_t gt =
+      gated_slow.transfer(gated_slow.add_route(ga, gb, {gated_slow.add_link("l", 1e9, 10)}), 1);
+  gated_slow.gate_transfer(gt, gated_slow.add_gate());
+  EXPECT_NE(gated_slow.validate().error().message.find("latency"), std::string::npos);
 }
 
 }  // namespace
