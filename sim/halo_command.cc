@@ -273,14 +273,20 @@ HaloMode halo_mode(const std::string& text) {
   return HaloMode::kMeasured;
 }
 
+// The values of HaloReplayRequest's choice fields: the flags' choices and
+// check_choices' lists.
+const std::vector<std::string> kModels{"replay", "kmodel"};
+const std::vector<std::string> kModes{"measured", "hw-doorbell", "nic"};
+const std::vector<std::string> kGraphs{"reduced", "fine"};
+const std::vector<std::string> kScalings{"strong", "weak"};
+
 }  // namespace
 
 FlagSet& add_halo_variant_flags(FlagSet& f) {
   const HaloReplayRequest d;
   return f
-      .add_string("model", d.model, {"replay", "kmodel"},
-                  "task-graph replay, or the paper's analytic k-model")
-      .add_string("mode", d.mode, {"measured", "hw-doorbell", "nic"},
+      .add_string("model", d.model, kModels, "task-graph replay, or the paper's analytic k-model")
+      .add_string("mode", d.mode, kModes,
                   "GDA doorbell as measured, rung by hardware, or by the NIC")
       .add_string("variant", d.variant, {},
                   "another variant traced beside it, or all (default: the trace's)");
@@ -303,9 +309,9 @@ FlagSet halo_replay_flags() {
                     "docs/halo_sim.md, \"Sweeps\")")
       .add_string("format", "table", {"table", "csv", "json"}, "output format");
   return add_halo_variant_flags(f)
-      .add_string("graph", d.graph, {"reduced", "fine"},
+      .add_string("graph", d.graph, kGraphs,
                   "reduced: node 0 alone when nodes tile the rank grid (exact); fine: every rank")
-      .add_string("scaling", d.scaling, {"strong", "weak"},
+      .add_string("scaling", d.scaling, kScalings,
                   "what --ranks keeps of a paper cube: strong = the paper's global cube (split "
                   "over the ranks), weak = the trace's block per rank (native --paper at any "
                   "rank count); boxes always keep their block");
@@ -489,7 +495,37 @@ void kmodel_row(const std::string& variant, const HaloGeometry& g, int ranks_per
 
 }  // namespace
 
+namespace {
+
+// check_choices: the request's choice fields hold one of the flags' values
+// (the CLI's FlagSet checks them; a library caller is told, not replayed
+// with a fallback).
+Status check_choices(const HaloReplayRequest& req) {
+  struct Choice {
+    const char* field;
+    const std::string& value;
+    const std::vector<std::string>& allowed;
+  };
+  const Choice choices[] = {
+      {"model", req.model, kModels},
+      {"mode", req.mode, kModes},
+      {"graph", req.graph, kGraphs},
+      {"scaling", req.scaling, kScalings},
+  };
+  for (const Choice& c : choices) {
+    if (std::find(c.allowed.begin(), c.allowed.end(), c.value) != c.allowed.end()) continue;
+    std::string list;
+    for (const std::string& a : c.allowed) list += (list.empty() ? "" : ", ") + a;
+    return make_error(std::string("halo replay: ") + c.field + " '" + c.value +
+                      "': expected one of " + list);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status check_halo_request(const HaloReplayRequest& req) {
+  XF_RETURN_IF_ERROR(check_choices(req));
   Result<Case> c = load_case(req.trace);
   if (!c.ok()) return c.error();
   XF_RETURN_IF_ERROR(network_of(req.platform, req.trace, req.sets));
@@ -497,6 +533,7 @@ Status check_halo_request(const HaloReplayRequest& req) {
 }
 
 Result<HaloReplayOutput> halo_replay(const HaloReplayRequest& req) {
+  XF_RETURN_IF_ERROR(check_choices(req));
   Result<Case> c = load_case(req.trace);
   if (!c.ok()) return c.error();
   Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(req.platform, req.trace, req.sets);

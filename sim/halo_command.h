@@ -58,11 +58,13 @@ struct HaloReplayOutput {
 // halo_replay_table: the columns of halo_replay (wall_s when `wall_time`).
 Table halo_replay_table(bool wall_time);
 
-// check_halo_request: the trace loads and the platform with the request's
-// sets loads and validates (a sweep checks each point before replaying any).
+// check_halo_request: model, mode, graph and scaling are among their flags'
+// values, the trace loads and the platform with the request's sets loads
+// and validates (a sweep checks each point before replaying any).
 Status check_halo_request(const HaloReplayRequest& request);
 
-// halo_replay: one row per rank count and variant.
+// halo_replay: one row per rank count and variant (a choice field's bad
+// value: an error naming the field, as check_halo_request).
 Result<HaloReplayOutput> halo_replay(const HaloReplayRequest& request);
 
 // run_halo_replay: `xferlab replay HALO_TRACE [--ranks N] ...` (args as given
