@@ -147,8 +147,9 @@ def summary(errors):
 
 
 def rule_a_offset_candidate():
+    fixed_csv = "docs/halo_sim/x4_chain_fixed_point.csv"
     fixed = {(r["set"], r["variant"], r["size"]): float(r["fixed_point_error_pct"])
-             for r in csv.DictReader(open("docs/halo_sim/x4_chain_fixed_point.csv"))}
+             for r in csv.DictReader(open(fixed_csv))}
     print("rule (a), offset candidate (chain at its fixed point): set, cases, "
           "before mean / median abs %, > 10 %; after")
     pooled_before, pooled_after = [], []
@@ -157,7 +158,11 @@ def rule_a_offset_candidate():
         for r in csv.DictReader(open(pred)):
             e = float(r["error_pct"])
             before.append(e)
-            after.append(fixed.get((name, r["variant"], r["size"]), e))
+            key = (name, r["variant"], r["size"])
+            if r["variant"] in VARIANTS and key not in fixed:  # the chain changes only these
+                sys.exit(f"halo_x4_excess: {fixed_csv}: no row for set {name} {r['variant']} "
+                         f"{r['size']} of {pred} (tools/halo_chain_fixed_point.sh)")
+            after.append(fixed.get(key, e))
         print(f"{name}, {len(before)}, {summary(before)}; {summary(after)}")
         pooled_before += before
         pooled_after += after
