@@ -7,7 +7,9 @@
 #  2. run 14's CSV replaced by its opt-in (XFERLAB_HALO_PROXY_DRIVERS=surface)
 #     CSV: sa 400 run 14 -12.8 -> -8.9, baseline 400 unchanged, no fitted row
 #     moves;
-#  3. no arguments: the usage and a non-zero exit.
+#  3. no arguments: the usage and a non-zero exit;
+#  4. bad input (a missing file, an error_pct not a number, an after CSV that
+#     lost a row): one line naming the file, a non-zero exit.
 set -euo pipefail
 rule=$1
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -34,4 +36,19 @@ rc=0
 python3 "$rule" > "$tmp/usage" 2>&1 || rc=$?
 [ "$rc" != 0 ] && grep -q '^usage: tools/halo_bound_rule.py BEFORE_DIR AFTER_DIR' "$tmp/usage" ||
   fail "no usage: exit $rc, $(cat "$tmp/usage")"
+expect_error() {  # FOLDER WANT: the rule on docs/halo_sim vs FOLDER fails with one line WANT
+  local rc=0
+  python3 "$rule" "$docs" "$1" > /dev/null 2> "$tmp/err" || rc=$?
+  [ "$rc" != 0 ] && [ "$(wc -l < "$tmp/err")" = 1 ] && grep -q -- "$2" "$tmp/err" ||
+    fail "bad input, want '$2': exit $rc, $(cat "$tmp/err")"
+}
+bad() {  # NAME: a fresh copy of the goldens in $tmp/NAME
+  rm -rf "${tmp:?}/$1" && mkdir -p "$tmp/$1" && cp "$docs"/validation*.csv "$tmp/$1/"
+}
+bad missing && rm "$tmp/missing/validation_run9.csv"
+expect_error "$tmp/missing" "missing/validation_run9.csv: No such file or directory"
+bad nan && awk -F, -v OFS=, 'NR == 2 { $7 = "abc" } 1' "$docs/validation_run6.csv" > "$tmp/nan/validation_run6.csv"
+expect_error "$tmp/nan" "nan/validation_run6.csv:2: error_pct 'abc' is not a number"
+bad short && sed -i '$d' "$tmp/short/validation_run12_4rank.csv"
+expect_error "$tmp/short" "validation_run12_4rank.csv: .* do not hold the same cases in the same order"
 echo PASS

@@ -28,9 +28,43 @@ FOUR = [("x4", "validation_2026-11-26.csv", "2026-11-26_h200x4_nvswitch"),
         ("16", "validation_run16_4rank.csv", None), ("17", "validation_run17_4rank.csv", None)]
 
 
+COLUMNS = ("run", "variant", "size", "set", "error_pct")
+
+
 def rows(folder, name, run=None):
-    with open(os.path.join(folder, name)) as f:
-        return [r for r in csv.DictReader(f) if run is None or r["run"] == run]
+    """FOLDER/NAME's rows (run `run`'s, or all); a missing file or column, or an
+    error_pct that is not a number, exits with one line naming it."""
+    path = os.path.join(folder, name)
+    try:
+        with open(path) as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                sys.exit(f"halo_bound_rule: {path}: no column {missing[0]}")
+            out = []
+            for r in reader:
+                try:
+                    float(r["error_pct"])
+                except (TypeError, ValueError):
+                    sys.exit(f"halo_bound_rule: {path}:{reader.line_num}: error_pct "
+                             f"'{r['error_pct']}' is not a number")
+                if run is None or r["run"] == run:
+                    out.append(r)
+            return out
+    except OSError as e:
+        sys.exit(f"halo_bound_rule: {path}: {e.strerror}")
+
+
+def paired(before, after, names, run=None):
+    """The rows of NAMES in BEFORE and in AFTER side by side: the same cases
+    (run, variant, size, set) in the same order, else exits with one line."""
+    r0s = [r for name in names for r in rows(before, name, run)]
+    r1s = [r for name in names for r in rows(after, name, run)]
+    key = lambda r: (r["run"], r["variant"], r["size"], r["set"])
+    if [key(r) for r in r0s] != [key(r) for r in r1s]:
+        sys.exit(f"halo_bound_rule: {', '.join(names)}: {before} and {after} do not hold the "
+                 "same cases in the same order")
+    return list(zip(r0s, r1s))
 
 
 def err(r):
@@ -83,24 +117,22 @@ def main(before, after):
     names = [n for _, n in MEDIAN5] + ["validation.csv", "validation_2026-11-26.csv"] + \
         [n for _, n, _ in FOUR[1:]]
     for name in names:
-        for r0, r1 in zip(rows(before, name), rows(after, name)):
+        for r0, r1 in paired(before, after, [name]):
             if r0["set"] == "fitted" and abs(err(r1) - err(r0)) > 1e-6:
                 moved += 1
                 print(f"(c) fitted {r0['run']} {r0['variant']} {r0['size']}: {err(r0):+.2f} -> {err(r1):+.2f}")
     print(f"(c) fitted rows that move: {moved}")
     print("single launches (report only), held-out rows that move:")
-    for r0, r1 in zip(rows(before, "validation.csv") + rows(before, "validation_2026-11-26.csv"),
-                      rows(after, "validation.csv") + rows(after, "validation_2026-11-26.csv")):
+    for r0, r1 in paired(before, after, ["validation.csv", "validation_2026-11-26.csv"]):
         if r0["run"] in SINGLE and r0["set"] == "held-out" and abs(err(r1) - err(r0)) > 0.05:
             print(f"    run {SINGLE[r0['run']]} {r0['variant']} {r0['size']}: {err(r0):+.1f} -> {err(r1):+.1f}")
     print("(d) 4-rank own fit, held-out: median |error| % before -> after (rows that move)")
     for label, name, run in FOUR:
-        r0s = [r for r in rows(before, name, run) if r["set"] == "held-out"]
-        r1s = [r for r in rows(after, name, run) if r["set"] == "held-out"]
-        m0 = statistics.median(abs(err(r)) for r in r0s)
-        m1 = statistics.median(abs(err(r)) for r in r1s)
+        held = [(a, b) for a, b in paired(before, after, [name], run) if a["set"] == "held-out"]
+        m0 = statistics.median(abs(err(a)) for a, _ in held)
+        m1 = statistics.median(abs(err(b)) for _, b in held)
         mv = "; ".join(f"{a['variant']} {a['size']} {err(a):+.1f} -> {err(b):+.1f}"
-                       for a, b in zip(r0s, r1s) if abs(err(b) - err(a)) > 0.05)
+                       for a, b in held if abs(err(b) - err(a)) > 0.05)
         print(f"    {label}: {m0:.2f} -> {m1:.2f} ({mv})")
 
 
