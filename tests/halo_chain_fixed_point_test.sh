@@ -4,7 +4,7 @@
 # the replay": where the two pairs settle with XFERLAB_HALO_MPI_CHAIN=1; numbers
 # within csv_close.awk's tolerance). Regenerate after a model change:
 #   tools/halo_chain_fixed_point.sh
-# Also: a bad XFERLAB_HALO_MPI_CHAIN is a one-line error and exit 2.
+# Also: a bad XFERLAB_HALO_MPI_CHAIN, SEED_US or STEPS is a one-line error and exit 2.
 set -euo pipefail
 xferlab=$(readlink -f "$1")
 script=$2
@@ -22,4 +22,11 @@ XFERLAB_HALO_MPI_CHAIN=on "$xferlab" replay \
 [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/bad.err")" = 1 ] &&
   grep -q "XFERLAB_HALO_MPI_CHAIN='on' is not 0 or 1" "$tmp/bad.err" ||
   fail "bad XFERLAB_HALO_MPI_CHAIN: exit $rc, $(cat "$tmp/bad.err")"
+# A word for a number is a one-line error, exit 2 (awk would read it as 0).
+for bad in SEED_US=abc STEPS=x; do
+  rc=0
+  env XFERLAB="$xferlab" "$bad" "$script" "$tmp/bad.csv" > /dev/null 2> "$tmp/bad.err" || rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/bad.err")" = 1 ] &&
+    grep -q "^halo_chain_fixed_point: ${bad%%=*} must be" "$tmp/bad.err" || fail "$bad: exit $rc, $(cat "$tmp/bad.err")"
+done
 echo PASS

@@ -9,7 +9,8 @@
 # not a traceback. tools/halo_stagger.sh on baseline 200^3 (2 steps): the
 # rows of the docs, its in-step row plus the preset's on-node MPI step
 # (hgx_h100_nvlink4 [mpi_node] at 200^3: 15.0 µs) is the committed
-# prediction's iteration (x4_h100_run12.csv, 215.5 µs), and the offset shrinks.
+# prediction's iteration (x4_h100_run12.csv, 215.5 µs), and the offset shrinks;
+# a word for OFFSET_US or STEPS is a one-line error, exit 2.
 set -euo pipefail
 py=$1
 xferlab=$2
@@ -30,4 +31,11 @@ printf '%s\n' "variant,size,step,offset_us,early_iteration_us,late_iteration_us,
   "baseline,200,1,75.0,233.4,186.3,113.8,66.7" "baseline,200,2,27.9,213.1,196.3,93.5,76.7" \
   "baseline,200,in step,0.0,200.5,200.5,80.9,80.9" | diff - "$tmp/stagger" || fail "halo_stagger.sh rows"
 grep -q '^baseline,200,4,.*,215.522,' docs/halo_sim/x4_h100_run12.csv || fail "x4_h100_run12.csv baseline 200 is not 215.522"
+# A word for a number is a one-line error, exit 2 (bash and awk read it as 0).
+for bad in OFFSET_US=abc STEPS=x; do
+  rc=0
+  env XFERLAB="$xferlab" "$bad" "$stagger" baseline:200 > /dev/null 2> "$tmp/bad" || rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/bad")" = 1 ] && grep -q "^halo_stagger: ${bad%%=*} must be" "$tmp/bad" ||
+    fail "$bad: exit $rc, $(cat "$tmp/bad")"
+done
 echo PASS

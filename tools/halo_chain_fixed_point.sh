@@ -19,6 +19,11 @@ out=${1:-docs/halo_sim/x4_chain_fixed_point.csv}
 x=$(readlink -f "${XFERLAB:-bazel-bin/sim/xferlab}")
 seed_us=${SEED_US:-1}
 steps=${STEPS:-12}
+# Checked: a word would be 0 µs to awk and never a step count to `[ -ge ]`.
+[[ $seed_us =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+  { echo "halo_chain_fixed_point: SEED_US must be a time in µs >= 0, got '$seed_us'" >&2; exit 2; }
+[[ $steps =~ ^[1-9][0-9]*$ ]] ||
+  { echo "halo_chain_fixed_point: STEPS must be an integer >= 1, got '$steps'" >&2; exit 2; }
 R=traces/real
 # set name, 2-rank traces, the prediction CSV (measured column), platform, boxes
 sets="x4 $R/2026-11-26_h200x2_run4/halo_detail docs/halo_sim/x4_progress.csv h200x4_hgx_nvswitch box16,box32,box64

@@ -20,6 +20,11 @@ platform=${PLATFORM:-hgx_h100_nvlink4}
 steps=${STEPS:-6}
 ranks=${RANKS:-4}
 case $ranks in 2) late=1 ;; 4) late=2 ;; *) echo "halo_stagger: RANKS must be 2 or 4, got '$ranks'" >&2; exit 2 ;; esac
+# Checked: bash arithmetic reads a word as 0 and awk a word as 0 µs.
+[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "halo_stagger: STEPS must be an integer >= 1, got '$steps'" >&2; exit 2; }
+offset_us=${OFFSET_US:-75}
+[[ $offset_us =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+  { echo "halo_stagger: OFFSET_US must be a time in µs >= 0, got '$offset_us'" >&2; exit 2; }
 cases=${*:-baseline:200 host:200 host:box64}
 ends() {  # VARIANT SIZE OFFSET_NS -> "early_end late_end early_wait late_wait" (µs)
   local err
@@ -36,7 +41,7 @@ ends() {  # VARIANT SIZE OFFSET_NS -> "early_end late_end early_wait late_wait" 
 echo "variant,size,step,offset_us,early_iteration_us,late_iteration_us,early_wait_us,late_wait_us"
 for c in $cases; do
   v=${c%%:*} s=${c#*:}
-  off=$(awk -v u="${OFFSET_US:-75}" 'BEGIN { printf "%.0f", u * 1000 }')
+  off=$(awk -v u="$offset_us" 'BEGIN { printf "%.0f", u * 1000 }')
   for ((k = 1; k <= steps; k++)); do
     r=$(ends "$v" "$s" "$off")
     read -r e l we wl <<< "$r"
