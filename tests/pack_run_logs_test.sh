@@ -2,7 +2,8 @@
 # Args: PACK_RUN_LOGS_SH — a fake run folder with logs/ in two kept folders, a
 # repeats/ tree and traces: logs/ and repeats/ become .tar.xz that unpack to the
 # same bytes, traces stay; packing twice, a missing folder and no arguments are
-# one-line errors with exit 2; two packs of the same tree are byte-identical.
+# one-line errors with exit 2 (an existing archive before anything is packed);
+# two packs of the same tree are byte-identical.
 set -euo pipefail
 tool=$1
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -34,6 +35,12 @@ cmp "$tmp/run/repeats.tar.xz" "$tmp/run2/repeats.tar.xz" || fail "archives diffe
 mkdir -p "$tmp/run/repeats"
 if "$tool" "$tmp/run" 2> "$tmp/err"; then fail "packing over an archive succeeded"; fi
 grep -q "repeats.tar.xz already exists" "$tmp/err" || fail "error: $(cat "$tmp/err")"
+# Found before anything is packed: the run's other folders stay as they were.
+make_run "$tmp/run3"
+touch "$tmp/run3/repeats.tar.xz"
+if "$tool" "$tmp/run3" 2> "$tmp/err"; then fail "packing over an archive succeeded"; fi
+[ -d "$tmp/run3/kept_2rank/logs" ] && [ ! -e "$tmp/run3/kept_2rank/logs.tar.xz" ] ||
+  fail "a folder was packed before the existing archive was found"
 set +e
 "$tool" "$tmp/missing" 2> "$tmp/err"; rc=$?
 set -e
