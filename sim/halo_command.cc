@@ -439,7 +439,7 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
     char note[128];
     std::snprintf(note, sizeof note,
                   "; on-node MPI step +%.3f us (preset [mpi_node], %.1f KiB payload per rank)",
-                  step / 1000, rendezvous_payload_per_rank(g) / 1024);
+                  step / 1000, rendezvous_payload_bytes_per_rank(g) / 1024);
     data_from += note;
   }
   const bool same = data_from == "reproduction";

@@ -226,11 +226,11 @@ double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g) {
     if (m.dst != m.src && hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes) > 0)
       largest = std::max(largest, m.bytes);
   }
-  const double out = rendezvous_payload_per_rank(g);
+  const double out = rendezvous_payload_bytes_per_rank(g);
   return hw_model::progress_ns_per_byte(out, out, largest > 0 ? mpi.at(largest) : 0);
 }
 
-double rendezvous_payload_per_rank(const HaloGeometry& g) {
+double rendezvous_payload_bytes_per_rank(const HaloGeometry& g) {
   double out = 0;
   for (const GeoMessage& m : messages_of(g, 0))
     if (m.dst != m.src) out += hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes);
@@ -239,7 +239,7 @@ double rendezvous_payload_per_rank(const HaloGeometry& g) {
 
 double node_step_ns(const HaloGeometry& g, const HaloNetwork& net, int trace_ranks_per_node) {
   if (net.ranks_per_node <= 2 || trace_ranks_per_node > 2) return 0;
-  return net.mpi_node.step_ns(rendezvous_payload_per_rank(g));
+  return net.mpi_node.step_ns(rendezvous_payload_bytes_per_rank(g));
 }
 
 double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,

@@ -180,11 +180,11 @@ double ready_ns(const HaloWorkload& w, const GeoMessage& m);
 // geometry g whose latency line is `mpi` (hw_model::progress_ns_per_byte of
 // rank 0's peer rendezvous payload and the line at its largest peer message).
 double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g);
-// rendezvous_payload_per_rank: the bytes rank 0 of g sends to other ranks
+// rendezvous_payload_bytes_per_rank: the bytes rank 0 of g sends to other ranks
 // per iteration beyond each message's eager part (kEagerLimitBytes): what
 // its progress engine moves out, and the P of the on-node MPI step
 // (hw_model/mpi_node.h).
-double rendezvous_payload_per_rank(const HaloGeometry& g);
+double rendezvous_payload_bytes_per_rank(const HaloGeometry& g);
 // engine_ns_per_byte: the engine cost per byte variant `variant` is replayed
 // with, from its own (progress_ns_per_byte_of of its line) and its run's (0 =
 // unknown). The cost belongs to Open MPI's shared-memory copy path and the
@@ -238,7 +238,7 @@ struct HaloNetwork {
 
 // node_step_ns: the time a replay of g on `net` adds per iteration for the
 // on-node MPI step of more than 2 ranks per node (net.mpi_node.step_ns of
-// rendezvous_payload_per_rank(g)), when its components come from a trace of
+// rendezvous_payload_bytes_per_rank(g)), when its components come from a trace of
 // at most 2 ranks on a node (`trace_ranks_per_node`); else 0: a 2-rank
 // replay, or a trace that already ran more than 2 ranks on its node, has it
 // in its own times (docs/halo_sim.md, "2 -> 4 ranks from a machine

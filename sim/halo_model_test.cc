@@ -60,13 +60,13 @@ TEST(HaloModel, NodeStepOnlyFromTwoRankTracesToMoreRanksPerNode) {
   g.per_rank = {64, 64, 64};
   g.vars = 1;
   g.pattern = 7;
-  EXPECT_DOUBLE_EQ(rendezvous_payload_per_rank(g), 4 * (32768.0 - kEagerLimitBytes));
+  EXPECT_DOUBLE_EQ(rendezvous_payload_bytes_per_rank(g), 4 * (32768.0 - kEagerLimitBytes));
   HaloNetwork net;
   net.ranks_per_node = 4;
   EXPECT_EQ(node_step_ns(g, net, 2), 0);  // no calibration: as before
   net.mpi_node.step_at_1mib_ns = 20000;
   net.mpi_node.step_per_doubling_ns = 2000;
-  const double p = rendezvous_payload_per_rank(g);
+  const double p = rendezvous_payload_bytes_per_rank(g);
   EXPECT_DOUBLE_EQ(node_step_ns(g, net, 2), 20000 + 2000 * std::log2(p / (1024.0 * 1024.0)));
   EXPECT_GT(node_step_ns(g, net, 2), 0);
   EXPECT_EQ(node_step_ns(g, net, 4), 0);  // a 4-rank trace holds it already
