@@ -7,7 +7,7 @@
 #  2. run 14's CSV replaced by its opt-in (XFERLAB_HALO_PROXY_DRIVERS=surface)
 #     CSV: sa 400 run 14 -12.8 -> -8.9, baseline 400 unchanged, no fitted row
 #     moves;
-#  3. no arguments: the usage and a non-zero exit;
+#  3. no arguments: the usage and exit 2 (a usage error);
 #  4. bad input (a missing file, an error_pct not a number, an after CSV that
 #     lost a row): one line naming the file, a non-zero exit.
 set -euo pipefail
@@ -34,7 +34,7 @@ grep -qx '(c) fitted rows that move: 0' "$tmp/moved" || fail "(c) with the opt-i
 
 rc=0
 python3 "$rule" > "$tmp/usage" 2>&1 || rc=$?
-[ "$rc" != 0 ] && grep -q '^usage: tools/halo_bound_rule.py BEFORE_DIR AFTER_DIR' "$tmp/usage" ||
+[ "$rc" = 2 ] && grep -q '^usage: tools/halo_bound_rule.py BEFORE_DIR AFTER_DIR' "$tmp/usage" ||
   fail "no usage: exit $rc, $(cat "$tmp/usage")"
 expect_error() {  # FOLDER WANT: the rule on docs/halo_sim vs FOLDER fails with one line WANT
   local rc=0

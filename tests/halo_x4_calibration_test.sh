@@ -4,7 +4,7 @@
 # docs/halo_sim/x4_calibration.csv, its fit on every run of a machine type is
 # what the presets ship ([mpi_node] of h200x4_hgx_nvswitch and
 # hgx_h100_nvlink4), and its leave-one-run-out cross-validation prints the
-# docs' numbers (rule (a) met). A wrong argument count is a usage error.
+# docs' numbers (rule (a) met). A wrong argument count is a usage error (exit 2).
 set -euo pipefail
 py=$1
 xferlab=$2
@@ -26,5 +26,5 @@ grep -qx '| pooled | | | 147 | -6.62 → -1.17 | 6.24 → 3.79 | 43 → 17 |' "$
 grep -q '^rule (a): .*: met$' "$tmp/out" || fail "rule (a): $(grep '^rule' "$tmp/out")"
 rc=0
 python3 "$py" > "$tmp/usage" 2>&1 || rc=$?
-[ "$rc" != 0 ] && [ "$(wc -l < "$tmp/usage")" = 1 ] || fail "usage: exit $rc, $(cat "$tmp/usage")"
+[ "$rc" = 2 ] && [ "$(wc -l < "$tmp/usage")" = 1 ] || fail "usage: exit $rc, $(cat "$tmp/usage")"
 echo PASS

@@ -97,7 +97,8 @@ def stats(errors):
 
 def main():
     if len(sys.argv) not in (2, 3):
-        sys.exit("usage: tools/halo_x4_calibration.py XFERLAB [OUT_CSV]")
+        print("usage: tools/halo_x4_calibration.py XFERLAB [OUT_CSV]", file=sys.stderr)
+        sys.exit(2)
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     xferlab = os.path.abspath(sys.argv[1])
     out_csv = sys.argv[2] if len(sys.argv) == 3 else "docs/halo_sim/x4_calibration.csv"
