@@ -4,7 +4,8 @@
 # docs/halo_sim/x4_calibration.csv, its fit on every run of a machine type is
 # what the presets ship ([mpi_node] of h200x4_hgx_nvswitch and
 # hgx_h100_nvlink4), and its leave-one-run-out cross-validation prints the
-# docs' numbers (rule (a) met). A wrong argument count is a usage error (exit 2).
+# docs' numbers (rule (a) met). A wrong argument count is a usage error (exit 2); a fold the
+# model all over-predicts fits to no calibration.
 set -euo pipefail
 py=$1
 xferlab=$2
@@ -24,6 +25,10 @@ done
 grep -qx '| pooled | | | 147 | -6.62 → -1.17 | 6.24 → 3.79 | 43 → 17 |' "$tmp/out" ||
   fail "pooled: $(grep '^| pooled' "$tmp/out")"
 grep -q '^rule (a): .*: met$' "$tmp/out" || fail "rule (a): $(grep '^rule' "$tmp/out")"
+# A fold whose cases the model all over-predicts: no calibration, not a traceback.
+python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import halo_x4_calibration as c
+assert c.fit([(0.0, -5.0, 100.0), (1.0, -3.0, 120.0)]) == (0.0, 0.0)" "$(dirname "$py")" ||
+  fail "fit of over-predicted cases is not (0, 0)"
 rc=0
 python3 "$py" > "$tmp/usage" 2>&1 || rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l < "$tmp/usage")" = 1 ] || fail "usage: exit $rc, $(cat "$tmp/usage")"

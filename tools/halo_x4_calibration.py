@@ -69,7 +69,10 @@ def predict(xferlab, s, a_us, b_us, tmp):
 
 
 def fit(cases):
-    """(a_us, b_us) >= 0 for cases [(x, missing_us, measured_us)] (x = log2(P / 1 MiB))."""
+    """(a_us, b_us) >= 0 for cases [(x, missing_us, measured_us)] (x = log2(P / 1 MiB));
+    (0, 0), no calibration, where the line leaves every case out."""
+    if not cases:
+        sys.exit("halo_x4_calibration: a fit with no case of P > 0 (a machine type with one run?)")
     active = list(cases)
     a = b = 0.0
     for _ in range(50):
@@ -84,10 +87,12 @@ def fit(cases):
             b = 0.0
         a = max(0.0, (sy - b * sx) / sw)
         now = [c for c in cases if a + b * c[0] > 0]
+        if not now:
+            return 0.0, 0.0
         if now == active:
-            break
+            return a, b
         active = now
-    return a, b
+    sys.exit("halo_x4_calibration: the fit's set of cases did not settle in 50 rounds")
 
 
 def stats(errors):
