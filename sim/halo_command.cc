@@ -301,7 +301,7 @@ FlagSet halo_replay_flags() {
   f.set_positionals("HALO_TRACE", 1, 1, "a halo or GDA rank-0 trace")
       .add_string("ranks", "", {},
                   "rank count(s) to rescale to, e.g. 8,64,512 (default: the trace's)")
-      .add_int("ranks-per-node", 0, 0, kMaxHaloRanks,
+      .add_int("ranks-per-node", d.ranks_per_node, 0, kMaxHaloRanks,
                "ranks sharing a node's NICs (0: the trace's, or the platform's when rescaled)")
       .add_string("platform", d.platform, {}, "platform preset (network and NICs)")
       .add_repeated("set", "key=value",
