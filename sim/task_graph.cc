@@ -471,20 +471,20 @@ void GraphRun::reschedule() {
   std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
     return start_s_[a] != start_s_[b] ? start_s_[a] < start_s_[b] : a < b;
   });
-  // In-order link -> when the transfers moving on it became ready (the
+  // In-order link -> when (s) the transfers moving on it became ready (the
   // earliest: `order` is by ready time).
-  std::unordered_map<uint32_t, double> held;
+  std::unordered_map<uint32_t, double> held_since_s;
   for (uint32_t t : order) {
     bool move = true;
     for (uint32_t gate : gates_of_[t]) move = move && gate_open_[gate] > 0;
     const GraphRoute& route = g_.routes()[g_.tasks()[t].where];
     for (uint32_t l : route.links) {
       if (!move || !g_.links()[l].in_order) continue;
-      auto it = held.find(l);
-      move = it == held.end() || !(it->second < start_s_[t]);
+      auto it = held_since_s.find(l);
+      move = it == held_since_s.end() || !(it->second < start_s_[t]);
     }
     for (uint32_t l : route.links) {
-      if (move && g_.links()[l].in_order) held.try_emplace(l, start_s_[t]);
+      if (move && g_.links()[l].in_order) held_since_s.try_emplace(l, start_s_[t]);
     }
     const bool moving = acts_[t] != nullptr;
     if (move == moving) continue;
