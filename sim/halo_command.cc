@@ -437,9 +437,10 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
     p->iteration_ns += step;
     p->wait_ns += step;
     char note[128];
-    std::snprintf(note, sizeof note,
-                  "; on-node MPI step +%.3f us (preset [mpi_node], %.1f KiB payload per rank)",
-                  step / 1000, rendezvous_payload_bytes_per_rank(g) / 1024);
+    std::snprintf(
+        note, sizeof note,
+        "; on-node MPI step +%.3f us (preset [mpi_node], %.1f KiB on-node payload per rank)",
+        step / 1000, on_node_rendezvous_payload_bytes(g, net.ranks_per_node) / 1024);
     data_from += note;
   }
   const bool same = data_from == "reproduction";

@@ -230,16 +230,29 @@ double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g) {
   return hw_model::progress_ns_per_byte(out, out, largest > 0 ? mpi.at(largest) : 0);
 }
 
-double rendezvous_payload_bytes_per_rank(const HaloGeometry& g) {
+namespace {
+// rendezvous_payload_bytes_to: rank 0's rendezvous payload to the ranks below
+// `dst_end` (all ranks: its payload to every other rank).
+double rendezvous_payload_bytes_to(const HaloGeometry& g, int dst_end) {
   double out = 0;
   for (const GeoMessage& m : messages_of(g, 0))
-    if (m.dst != m.src) out += hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes);
+    if (m.dst != m.src && m.dst < dst_end)
+      out += hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes);
   return out;
+}
+}  // namespace
+
+double rendezvous_payload_bytes_per_rank(const HaloGeometry& g) {
+  return rendezvous_payload_bytes_to(g, g.ranks());
+}
+
+double on_node_rendezvous_payload_bytes(const HaloGeometry& g, int ranks_per_node) {
+  return rendezvous_payload_bytes_to(g, std::max(1, ranks_per_node));
 }
 
 double node_step_ns(const HaloGeometry& g, const HaloNetwork& net, int trace_ranks_per_node) {
   if (net.ranks_per_node <= 2 || trace_ranks_per_node > 2) return 0;
-  return net.mpi_node.step_ns(rendezvous_payload_bytes_per_rank(g));
+  return net.mpi_node.step_ns(on_node_rendezvous_payload_bytes(g, net.ranks_per_node));
 }
 
 double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,

@@ -182,9 +182,13 @@ double ready_ns(const HaloWorkload& w, const GeoMessage& m);
 double progress_ns_per_byte_of(const LinearFit& mpi, const HaloGeometry& g);
 // rendezvous_payload_bytes_per_rank: the bytes rank 0 of g sends to other ranks
 // per iteration beyond each message's eager part (kEagerLimitBytes): what
-// its progress engine moves out, and the P of the on-node MPI step
-// (hw_model/mpi_node.h).
+// its progress engine moves out.
 double rendezvous_payload_bytes_per_rank(const HaloGeometry& g);
+// on_node_rendezvous_payload_bytes: the same for the ranks on rank 0's node
+// only (ranks 0 .. ranks_per_node - 1, block placement): the P of the on-node
+// MPI step (hw_model/mpi_node.h). It was fitted on one-node runs, where the
+// two are equal; between nodes the NIC, not the node's MPI, moves the rest.
+double on_node_rendezvous_payload_bytes(const HaloGeometry& g, int ranks_per_node);
 // engine_ns_per_byte: the engine cost per byte variant `variant` is replayed
 // with, from its own (progress_ns_per_byte_of of its line) and its run's (0 =
 // unknown). The cost belongs to Open MPI's shared-memory copy path and the
@@ -238,11 +242,10 @@ struct HaloNetwork {
 
 // node_step_ns: the time a replay of g on `net` adds per iteration for the
 // on-node MPI step of more than 2 ranks per node (net.mpi_node.step_ns of
-// rendezvous_payload_bytes_per_rank(g)), when its components come from a trace of
-// at most 2 ranks on a node (`trace_ranks_per_node`); else 0: a 2-rank
-// replay, or a trace that already ran more than 2 ranks on its node, has it
-// in its own times (docs/halo_sim.md, "2 -> 4 ranks from a machine
-// calibration").
+// on_node_rendezvous_payload_bytes(g, net.ranks_per_node)), when its components come from a trace
+// of at most 2 ranks on a node (`trace_ranks_per_node`); else 0: a 2-rank replay, or a trace that
+// already ran more than 2 ranks on its node, has it in its own times (docs/halo_sim.md, "2 -> 4
+// ranks from a machine calibration").
 double node_step_ns(const HaloGeometry& g, const HaloNetwork& net, int trace_ranks_per_node);
 
 // Mode: which design is replayed.

@@ -77,6 +77,26 @@ TEST(HaloModel, NodeStepOnlyFromTwoRankTracesToMoreRanksPerNode) {
   EXPECT_EQ(node_step_ns(g, net, 2), 0);
 }
 
+// Across nodes P is the payload to rank 0's own node only: at 2x2x2 with 4
+// ranks per node the z faces go to the other node (the NIC's), so P is the
+// 2x2x1 plane's, as on the one-node runs the step was fitted on.
+TEST(HaloModel, NodeStepCountsTheOnNodePayloadOnly) {
+  HaloGeometry g;
+  g.procs = {2, 2, 2};
+  g.per_rank = {64, 64, 64};
+  g.vars = 1;
+  g.pattern = 7;
+  const double face = 32768.0 - kEagerLimitBytes;
+  EXPECT_DOUBLE_EQ(rendezvous_payload_bytes_per_rank(g), 6 * face);
+  EXPECT_DOUBLE_EQ(on_node_rendezvous_payload_bytes(g, 4), 4 * face);
+  EXPECT_DOUBLE_EQ(on_node_rendezvous_payload_bytes(g, 8), 6 * face);
+  HaloNetwork net;
+  net.ranks_per_node = 4;
+  net.mpi_node.step_at_1mib_ns = 20000;
+  net.mpi_node.step_per_doubling_ns = 2000;
+  EXPECT_DOUBLE_EQ(node_step_ns(g, net, 2), 20000 + 2000 * std::log2(4 * face / (1024.0 * 1024.0)));
+}
+
 // The MPI latency steps at the eager limit (box 16^3 -> 24^3, run 4), so a
 // held-out size must not be interpolated across it when a fitted size on its
 // side can be had, and a held-out size must remain.
