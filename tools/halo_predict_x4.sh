@@ -47,7 +47,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # measured at 4 ranks: validate's rows (variant, size, measured and phases).
-"$x" validate "$four" --format csv --tolerance 1000 --jobs 1 2>/dev/null > "$tmp/measured.csv"
+# (its summary lines go to stderr; shown only when it fails)
+"$x" validate "$four" --format csv --tolerance 1000 --jobs 1 2> "$tmp/validate.err" > "$tmp/measured.csv" ||
+  { echo "halo_predict_x4: validate $four: $(grep -m1 'xferlab' "$tmp/validate.err" || tail -1 "$tmp/validate.err")" >&2; exit 1; }
 # iteration_wall avg (µs) per (machine, variant, label).
 for f in "$two"/halo.csv "$two"/boxes.csv; do
   awk -F, '$6 == "iteration_wall" { print "x2", $1, $2, $8 / 1000 }' "$f"
