@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <variant>
 
 namespace xferlab::hw_model {
 namespace {
@@ -38,11 +40,12 @@ double MpiNodeConfig::step_ns(double payload_bytes) const {
 }
 
 Status MpiNodeConfig::validate() const {
-  if (!(std::isfinite(step_at_1mib_ns) && step_at_1mib_ns >= 0 && step_at_1mib_ns <= kMaxStepNs))
-    return make_error("key 'step_at_1MiB': must be >= 0 and <= 1ms");
-  if (!(std::isfinite(step_per_doubling_ns) && step_per_doubling_ns >= 0 &&
-        step_per_doubling_ns <= kMaxStepNs))
-    return make_error("key 'step_per_doubling': must be >= 0 and <= 1ms");
+  for (const Param<M>& p : kMpiNodeParams) {
+    const double v = this->*std::get<double M::*>(p.field);
+    if (!(std::isfinite(v) && v >= 0 && v <= kMaxStepNs))
+      return make_error(std::string("key '") + p.key +
+                        "': must be >= 0 and <= " + format_quantity(kMaxStepNs, Unit::kTimeNs));
+  }
   return Status::Ok();
 }
 
