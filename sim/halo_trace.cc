@@ -130,9 +130,9 @@ bool is_halo_trace(const traces::TraceReader& reader) {
 
 ReplayTrace open_replay_trace(const std::string& path) {
   Result<traces::TraceReader> r = traces::TraceReader::open(path);
-  if (!r.ok()) return {};
-  if (is_halo_trace(*r)) return {.halo = true, .reader = std::nullopt};
-  return {.halo = false, .reader = std::move(*r)};
+  if (!r.ok()) return {.halo = false, .reader = std::nullopt, .error = r.error()};
+  if (is_halo_trace(*r)) return {.halo = true, .reader = std::nullopt, .error = std::nullopt};
+  return {.halo = false, .reader = std::move(*r), .error = std::nullopt};
 }
 
 Result<std::vector<std::string>> halo_rank0_traces(const std::vector<std::string>& paths) {

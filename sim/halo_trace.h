@@ -133,11 +133,14 @@ bool is_halo_trace(const traces::TraceReader& reader);
 
 // open_replay_trace: `path` opened once for a replay: whether it is a halo
 // trace (replayed by sim/halo_command.h) and, when it opened and is not, the
-// reader, which the replay reads instead of opening the file again (a trace
-// that does not open: nullopt; the replay opens it again and says why).
+// reader, which the replay reads instead of opening the file again. A trace
+// that does not open: no reader and `error` says why, so that the command
+// reports the file before its flags (a halo flag is unknown to the PROACT
+// replay, and "unknown flag --ranks" would hide the missing file).
 struct ReplayTrace {
   bool halo = false;
   std::optional<traces::TraceReader> reader;
+  std::optional<Error> error;
 };
 ReplayTrace open_replay_trace(const std::string& path);
 

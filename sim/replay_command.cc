@@ -136,6 +136,7 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') opened = open_replay_trace(args[0]);
   // Halo / GPUDirect Async traces have their own replay (sim/halo_command.h).
   if (opened.halo) return run_halo_replay(args, out, err);
+  if (opened.error) return fail(err, *opened.error);
   phase_mark("trace opened (halo check)");
   FlagSet flags = replay_flags();
   if (std::optional<int> rc =
