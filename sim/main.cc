@@ -1,4 +1,6 @@
 // sim/main.cc — the `xferlab` command: dispatches to subcommands.
+#include <malloc.h>
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -67,5 +69,13 @@ void at_preinit() {
 int main(int argc, char** argv) {
   xferlab::phase_mark_at("exec and dynamic loading", preinit_cpu_ms);
   xferlab::phase_mark("static initializers");
+  // glibc serves blocks of 128 KiB and more with mmap until one is freed, and
+  // trims the heap's top past 128 KiB: the trace's tables (and their copies
+  // as they grow) are fresh pages each time, a page fault per 4 KiB. Kept in
+  // the heap up to 32 MiB (the most glibc's own adaptive threshold reaches),
+  // freed memory is reused: the quick-start trace's replay 2,255 -> 1,800
+  // page faults, ~1 ms (docs/performance.md, "Fixed cost per replay").
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   return xferlab::cli::main_impl(argc, argv);
 }

@@ -111,7 +111,8 @@ TEST(PlatformChoice, NoGpuModelFallsBack) {
 }
 
 // choose_preset over the installed presets parses only those whose text can
-// name the trace's GPU family: the same choice, reason and error as over
+// name the trace's GPU family, and stops at the first that fits with the
+// exact GPU count and form factor: the same choice, reason and error as over
 // every preset parsed, for traces like each preset's machine, scaled, on
 // other topologies, of unknown families and without a model.
 TEST(PlatformChoice, BuiltInPresetsSkippedByFamilyChooseAsAllDo) {

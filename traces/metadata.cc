@@ -262,6 +262,10 @@ Status read_chunk_runs(const Reader& r, const Json& j, std::vector<ChunkInfo>& c
         return r.fail(at + ".count", "ids run past 4294967294");
       if (c.size_bytes > 0 && count - 1 > (UINT64_MAX - c.offset_bytes) / c.size_bytes)
         return r.fail(at + ".count", "offsets overflow 64 bits");
+      // Grown once per run, not by doubling per chunk: a proact trace is a
+      // run or two of 16k+ chunks, and each doubling is a fresh copy.
+      if (chunks.size() + count > chunks.capacity())
+        chunks.reserve(std::max<size_t>(chunks.size() + count, 2 * chunks.capacity()));
       const uint32_t first = c.id;
       for (uint64_t k = 0; k < count; ++k) {
         ChunkInfo d = c;
@@ -270,6 +274,11 @@ Status read_chunk_runs(const Reader& r, const Json& j, std::vector<ChunkInfo>& c
         chunks.push_back(d);
       }
     }
+    // Ids in ascending order (what writers emit) cannot repeat: only
+    // other tables are sorted to find a repeat.
+    auto not_ascending = [](const ChunkInfo& a, const ChunkInfo& b) { return a.id >= b.id; };
+    if (std::adjacent_find(chunks.begin(), chunks.end(), not_ascending) == chunks.end())
+      return Status::Ok();
     std::vector<uint32_t> ids;
     ids.reserve(chunks.size());
     for (const ChunkInfo& c : chunks) ids.push_back(c.id);

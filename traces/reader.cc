@@ -234,7 +234,7 @@ Result<TraceReader> TraceReader::open(const std::string& path, const ReaderOptio
   if (r.zstd_->ctx == nullptr) return make_runtime_error(path + ": cannot create zstd context");
   XF_RETURN_IF_ERROR(r.read_header());
   XF_RETURN_IF_ERROR(r.read_footer_and_index());
-  if (std::optional<std::string> lost = lost_events_note(r.metadata_))
+  if (std::optional<std::string> lost = lost_events_note(*r.metadata_))
     r.warnings_.push_back(path + ": " + *lost);
   XF_RETURN_IF_ERROR(r.seek_event(0));
   return r;
@@ -269,11 +269,11 @@ Status TraceReader::read_header() {
   if (h.header_bytes < sizeof(h) || h.header_bytes > format::kMaxSectionHeaderBytes) {
     return error_at(12, "file header size " + str(h.header_bytes) + " is impossible");
   }
-  metadata_.format_major = h.major;
-  metadata_.format_minor = h.minor;
+  format_major_ = h.major;
+  format_minor_ = h.minor;
   // The initial metadata section follows the header; blocks follow it.
   const uint64_t meta_offset = format::align8(h.header_bytes);
-  Result<Metadata> initial = read_metadata_section(meta_offset);
+  Result<std::shared_ptr<const Metadata>> initial = read_metadata_section(meta_offset);
   if (!initial.ok()) return initial.error();
   set_metadata(std::move(*initial));
   initial_metadata_offset_ = meta_offset;
@@ -284,20 +284,22 @@ Status TraceReader::read_header() {
 }
 
 // set_metadata: `m` becomes the metadata events are checked against.
-void TraceReader::set_metadata(Metadata m) {
+void TraceReader::set_metadata(std::shared_ptr<const Metadata> m) {
   metadata_ = std::move(m);
   known_gpus_.clear();
-  for (const GpuInfo& g : metadata_.gpus) {
+  for (const GpuInfo& g : metadata_->gpus) {
     if (g.id >= known_gpus_.size()) known_gpus_.resize(size_t(g.id) + 1, false);
     known_gpus_[g.id] = true;
   }
 }
 
 Result<Metadata> TraceReader::initial_metadata() {
-  return read_metadata_section(initial_metadata_offset_);
+  Result<std::shared_ptr<const Metadata>> m = read_metadata_section(initial_metadata_offset_);
+  if (!m.ok()) return m.error();
+  return **m;
 }
 
-Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
+Result<std::shared_ptr<const Metadata>> TraceReader::read_metadata_section(uint64_t offset) {
   format::SectionHeader s{};
   XF_RETURN_IF_ERROR(read_exact(offset, &s, sizeof(s), "metadata section header"));
   if (s.tag != format::kTagMetadata) return error_at(offset, "expected a metadata section (META)");
@@ -321,17 +323,19 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
   // metadata, so the last parsed section of this thread is reused when the
   // bytes are equal.
   thread_local std::string last_json;
-  thread_local Metadata last_metadata;
+  thread_local std::shared_ptr<const Metadata> last_metadata;
   const bool parsed_before = !json.empty() && json == last_json;
-  Result<Metadata> m =
-      parsed_before
-          ? Result<Metadata>(last_metadata)
-          : Metadata::from_json(json, path_ + ": byte offset " + str(offset + s.header_bytes));
-  if (!m.ok()) return m.error();
-  if (m->format_major != metadata_.format_major || m->format_minor != metadata_.format_minor) {
+  std::shared_ptr<const Metadata> m = last_metadata;
+  if (!parsed_before) {
+    Result<Metadata> parsed =
+        Metadata::from_json(json, path_ + ": byte offset " + str(offset + s.header_bytes));
+    if (!parsed.ok()) return parsed.error();
+    m = std::make_shared<const Metadata>(std::move(*parsed));
+  }
+  if (m->format_major != format_major_ || m->format_minor != format_minor_) {
     return error_at(offset, "metadata says format " + str(m->format_major) + "." +
                                 str(m->format_minor) + " but the file header says " +
-                                str(metadata_.format_major) + "." + str(metadata_.format_minor));
+                                str(format_major_) + "." + str(format_minor_));
   }
   // gpu ids index a table sized by the u16 Event::gpu field, never more.
   for (const GpuInfo& g : m->gpus) {
@@ -341,7 +345,7 @@ Result<Metadata> TraceReader::read_metadata_section(uint64_t offset) {
     }
   }
   if (!parsed_before) {
-    last_metadata = *m;
+    last_metadata = m;
     last_json = std::move(json);
   }
   return m;
@@ -377,7 +381,7 @@ Status TraceReader::read_footer_and_index() {
     return error_at(footer_offset,
                     "footer index offset " + str(f.index_offset) + " is outside the file body");
   }
-  Result<Metadata> final_metadata = read_metadata_section(f.metadata_offset);
+  Result<std::shared_ptr<const Metadata>> final_metadata = read_metadata_section(f.metadata_offset);
   if (!final_metadata.ok()) return final_metadata.error();
   set_metadata(std::move(*final_metadata));
   data_end_ = f.metadata_offset;
@@ -543,11 +547,10 @@ Status TraceReader::decode_block(uint64_t offset, uint64_t first_event, uint64_t
     format::BlockChecksum c{};
     XF_RETURN_IF_ERROR(read_exact(offset + sizeof(h), &c, sizeof(c), "block checksum"));
     checksum = c.xxh64;
-  } else if (metadata_.format_major >= format::kFirstChecksummedMajor) {
+  } else if (format_major_ >= format::kFirstChecksummedMajor) {
     return error_at(offset + 4, "block header of " + str(h.section.header_bytes) +
-                                    " bytes has no checksum (format " +
-                                    str(metadata_.format_major) + "." +
-                                    str(metadata_.format_minor) + " needs one)");
+                                    " bytes has no checksum (format " + str(format_major_) + "." +
+                                    str(format_minor_) + " needs one)");
   }
   const uint64_t payload_offset = offset + h.section.header_bytes;
   if (payload_offset + h.section.payload_bytes > limit) {

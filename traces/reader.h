@@ -68,14 +68,14 @@ class TraceReader {
   const std::string& path() const { return path_; }
   // metadata: the final (authoritative) metadata; a file read with
   // allow_truncated that has no footer: the initial one.
-  const Metadata& metadata() const { return metadata_; }
+  const Metadata& metadata() const { return *metadata_; }
   // initial_metadata: the metadata section after the file header (what the
   // producer knew at open), read anew.
   Result<Metadata> initial_metadata();
   // whole_file_zstd: the file is a zstd frame of the trace (`zstd run.xft`).
   bool whole_file_zstd() const { return inflated_ != nullptr; }
-  uint16_t format_major() const { return metadata_.format_major; }
-  uint16_t format_minor() const { return metadata_.format_minor; }
+  uint16_t format_major() const { return format_major_; }
+  uint16_t format_minor() const { return format_minor_; }
 
   // Totals from the footer (0 / empty for a truncated file read with
   // allow_truncated).
@@ -147,8 +147,8 @@ class TraceReader {
   Status read_footer_and_index();
   Status read_kind_counts(const format::Footer& f, uint64_t num_kinds, uint64_t at);
   Status read_block_index(const format::Footer& f, uint64_t num_blocks, uint64_t at);
-  Result<Metadata> read_metadata_section(uint64_t offset);
-  void set_metadata(Metadata m);
+  Result<std::shared_ptr<const Metadata>> read_metadata_section(uint64_t offset);
+  void set_metadata(std::shared_ptr<const Metadata> m);
   // load_block: read, decompress and validate the block at `offset`; `limit`
   // is where the block area ends; `expected` (from the index) must agree.
   Status load_block(uint64_t offset, uint64_t first_event, uint64_t limit,
@@ -182,7 +182,12 @@ class TraceReader {
   FileDescriptor fd_;
   std::shared_ptr<const std::string> inflated_;  ///< a whole-file zstd trace, decompressed.
   uint64_t file_bytes_ = 0;
-  Metadata metadata_;
+  // Shared with the thread's cache of the last parsed section (and the
+  // footer's repeat of the initial one): a proact trace's chunk table is
+  // 16k+ entries, a copy of it ~0.2 ms of page faults per open.
+  std::shared_ptr<const Metadata> metadata_;
+  uint16_t format_major_ = 0;  ///< the file header's; the metadata must agree.
+  uint16_t format_minor_ = 0;
   std::vector<BlockInfo> blocks_;
   std::vector<uint64_t> kind_counts_;
   std::vector<bool> known_gpus_;  ///< indexed by gpu id, from metadata.
