@@ -771,6 +771,25 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
        }},
       {"mpi_latency", [](const std::string&) { return true; },
        [](HaloWorkload& w, const HaloWorkload& o) { w.mpi = o.mpi; }},
+      // stream / stacked, diagnosis of the latency line's intercept: it
+      // places each received message's residual work on the CPU
+      // (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+      // residual").
+      {"line_intercept", [](const std::string& v) { return v == "stream" || v == "stacked"; },
+       [](HaloWorkload& w, const HaloWorkload& o) { w.mpi.a_ns = o.mpi.a_ns; }},
+      {"residual_zero", [](const std::string& v) { return v == "stream" || v == "stacked"; },
+       [](HaloWorkload& w, const HaloWorkload&) { w.residual_per_recv_ns = 0; }},
+      {"line_intercept_residual_zero",
+       [](const std::string& v) { return v == "stream" || v == "stacked"; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.mpi.a_ns = o.mpi.a_ns;
+         w.residual_per_recv_ns = 0;
+       }},
+      {"mpi_latency_residual", [](const std::string& v) { return v == "stream" || v == "stacked"; },
+       [](HaloWorkload& w, const HaloWorkload& o) {
+         w.mpi = o.mpi;
+         w.residual_per_recv_ns = o.residual_per_recv_ns;
+       }},
       {"mpi_calls", [](const std::string&) { return true; },
        [](HaloWorkload& w, const HaloWorkload& o) {
          w.isend_self = o.isend_self;
