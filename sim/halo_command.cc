@@ -646,26 +646,54 @@ std::string run_dir(const Case& k) {
       .string();
 }
 
+// lent_by: what fitted size `end` lends a held-out size on `target`: its
+// own workload, or with EndClasses::kMatched (stream / stacked, where a
+// kind changes protocol between them) its latency line and notification over
+// the kinds whose protocol the target shares and its residual calibrated
+// again with them, so that `end` replayed with what it lends still matches
+// its measured time (docs/halo_sim.md, "Stacked / stream 400^3: the
+// intercept places the residual").
+Result<HaloWorkload> lent_by(const Case& end, const HaloGeometry& target, EndClasses classes) {
+  HaloWorkload w = end.w;
+  const HaloGeometry g = geometry_of(end.run.r0());
+  if (classes == EndClasses::kPooled || !match_protocol(w, end.run, g, target)) return w;
+  Result<std::pair<HaloNetwork, NicCosts>> netnic = network_of(kHaloTracePlatform, end.path);
+  if (!netnic.ok()) return netnic.error();
+  HaloNetwork net = netnic->first;
+  net.ranks_per_node = end.run.r0().ranks;
+  Result<HaloPhases> p = calibrate_residual(w, g, net, end.run.iteration_ns());
+  if (!p.ok()) return p.error();
+  return w;
+}
+
 // FamilySplit: validate's fitted / held-out split of a family
 // (fitted_in_family over the sizes' MPI protocols) and each size's workload:
-// a fitted size its own, a held-out one interpolated between the nearest
-// fitted sizes below and above.
+// a fitted size its own, a held-out one interpolated between what the
+// nearest fitted sizes below and above lend it (lent_by).
 struct FamilySplit {
   std::vector<bool> fitted;
   const std::vector<Case>* fam = nullptr;
   ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;
+  EndClasses classes = EndClasses::kPooled;
   std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
-  HaloWorkload workload(size_t i) const {
+  Result<HaloWorkload> workload(size_t i) const {
     const Case& k = (*fam)[i];
     if (fitted[i]) return k.w;
     const auto [lo, hi] = bracket(i);
-    return interpolate((*fam)[lo].w, (*fam)[hi].w, geometry_of(k.run.r0()), trace_rates(), drivers);
+    const HaloGeometry g = geometry_of(k.run.r0());
+    Result<HaloWorkload> a = lent_by((*fam)[lo], g, classes);
+    if (!a.ok()) return a.error();
+    Result<HaloWorkload> b = lent_by((*fam)[hi], g, classes);
+    if (!b.ok()) return b.error();
+    return interpolate(*a, *b, g, trace_rates(), drivers);
   }
 };
-FamilySplit split_family(const std::vector<Case>& fam, ProxyDrivers drivers) {
+Result<FamilySplit> split_family(const std::vector<Case>& fam, ProxyDrivers drivers) {
+  Result<EndClasses> classes = end_classes_from_env();
+  if (!classes.ok()) return classes.error();
   std::vector<int> protocol;
   for (const Case& k : fam) protocol.push_back(rendezvous_kinds(geometry_of(k.run.r0())));
-  return {fitted_in_family(protocol), &fam, drivers};
+  return FamilySplit{fitted_in_family(protocol), &fam, drivers, *classes};
 }
 
 }  // namespace
@@ -704,11 +732,15 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
-    const FamilySplit split = split_family(*fam, *drivers);
+    Result<FamilySplit> split_or = split_family(*fam, *drivers);
+    if (!split_or.ok()) return split_or.error();
+    const FamilySplit& split = *split_or;
     for (size_t i = 0; i < fam->size(); ++i) {
       const Case& k = (*fam)[i];
       const bool fitted = split.fitted[i];
-      const HaloWorkload w = split.workload(i);
+      Result<HaloWorkload> w_or = split.workload(i);
+      if (!w_or.ok()) return w_or.error();
+      const HaloWorkload& w = *w_or;
       const auto [lo, hi] = split.bracket(i);
       Result<HaloPhases> p = replay_at_own_geometry(k, w);
       if (!p.ok()) return p.error();
@@ -829,11 +861,15 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
     if (!c.ok()) return c.error();
     Result<std::vector<Case>> fam = load_family(*c);
     if (!fam.ok()) return fam.error();
-    const FamilySplit split = split_family(*fam, *drivers);
+    Result<FamilySplit> split_or = split_family(*fam, *drivers);
+    if (!split_or.ok()) return split_or.error();
+    const FamilySplit& split = *split_or;
     for (size_t i = 0; i < fam->size(); ++i) {
       if (split.fitted[i]) continue;
       const Case& k = (*fam)[i];
-      const HaloWorkload interpolated = split.workload(i);
+      Result<HaloWorkload> interpolated_or = split.workload(i);
+      if (!interpolated_or.ok()) return interpolated_or.error();
+      const HaloWorkload& interpolated = *interpolated_or;
       const double meas = k.run.iteration_ns();
       for (const Group& g : kGroups) {
         if (!g.applies(k.w.variant)) continue;

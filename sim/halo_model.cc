@@ -358,6 +358,53 @@ Result<ProxyDrivers> proxy_drivers_from_env() {
   return make_error(std::string(kVar) + "='" + s + "' is not work or surface");
 }
 
+Result<EndClasses> end_classes_from_env() {
+  constexpr const char* kVar = "XFERLAB_HALO_END_CLASSES";
+  const char* v = std::getenv(kVar);
+  if (!v) return EndClasses::kPooled;
+  const std::string s = v;
+  if (s == "pooled") return EndClasses::kPooled;
+  if (s == "matched") return EndClasses::kMatched;
+  return make_error(std::string(kVar) + "='" + s + "' is not pooled or matched");
+}
+
+std::vector<Sample> same_protocol(const std::vector<Sample>& samples, const HaloGeometry& end,
+                                  const HaloGeometry& target) {
+  std::map<int, double> target_bytes;  // kind -> bytes on target
+  for (const GeoMessage& m : messages_of(target, 0)) target_bytes[m.kind] = m.bytes;
+  std::map<double, int> kind_of;  // bytes on end -> kind
+  for (const GeoMessage& m : messages_of(end, 0)) kind_of[m.bytes] = m.kind;
+  std::vector<Sample> out;
+  for (const Sample& s : samples) {
+    const auto k = kind_of.find(s.bytes);
+    const auto t = k == kind_of.end() ? target_bytes.end() : target_bytes.find(k->second);
+    if (t != target_bytes.end() && (s.bytes > kEagerLimitBytes) != (t->second > kEagerLimitBytes))
+      continue;
+    out.push_back(s);
+  }
+  return out;
+}
+
+bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end,
+                    const HaloGeometry& target) {
+  if (!notify_loop(w.variant)) return false;
+  const std::vector<Sample> latency = same_protocol(run.mpi_latency, end, target);
+  std::vector<Sample> g2c;
+  for (const HaloRankTrace& r : run.ranks)
+    g2c.insert(g2c.end(), r.notify_gpu_to_cpu.begin(), r.notify_gpu_to_cpu.end());
+  const std::vector<Sample> notify = same_protocol(g2c, end, target);
+  if (latency.size() == run.mpi_latency.size() && notify.size() == g2c.size()) return false;
+  if (!latency.empty()) {
+    w.mpi = nonnegative_fit_by_size(latency);
+    w.progress_ns_per_byte = engine_ns_per_byte(w.variant, progress_ns_per_byte_of(w.mpi, end),
+                                                w.run_progress_ns_per_byte);
+  }
+  const double n = median(ns_of(notify));
+  if (!std::isnan(n)) w.notify_gpu_to_cpu_ns = n;
+  w.residual_per_recv_ns = 0;
+  return true;
+}
+
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
                          const WorkRates& rates, ProxyDrivers drivers) {
   HaloWorkload w = a;

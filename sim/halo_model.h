@@ -148,6 +148,31 @@ enum class ProxyDrivers {
 // unset) or surface; anything else an error naming the variable and value.
 Result<ProxyDrivers> proxy_drivers_from_env();
 
+// EndClasses: what a fitted end lends a held-out stream / stacked size
+// (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+// residual": tried, opt-in).
+enum class EndClasses {
+  kPooled,   ///< default: its latency line and notification over all its messages.
+  kMatched,  ///< those over the kinds whose protocol the target shares, the residual refitted.
+};
+// end_classes_from_env: XFERLAB_HALO_END_CLASSES=pooled (the default when
+// unset) or matched; anything else an error naming the variable and value.
+Result<EndClasses> end_classes_from_env();
+// same_protocol: the samples of a run on geometry `end` whose message kind
+// (matched by size) has the same protocol on `target` (eager: at most
+// kEagerLimitBytes; rendezvous: more); a sample of a size no kind of `end`
+// has is kept.
+std::vector<Sample> same_protocol(const std::vector<Sample>& samples, const HaloGeometry& end,
+                                  const HaloGeometry& target);
+// match_protocol: for a stream / stacked workload w measured by `run` on
+// `end`, the latency line (and the engine cost derived from it) and the
+// notification median fitted as workload_of does, over the same_protocol
+// samples only, and the residual set to 0 for the caller to calibrate again.
+// Returns false, w unchanged, when no sample is left out or w's variant is
+// another.
+bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end,
+                    const HaloGeometry& target);
+
 // interpolate: components for another geometry from two workloads of the
 // same variant: per-message tables by size (isend, pack_ready) pooled from
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack
