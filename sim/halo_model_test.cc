@@ -653,6 +653,76 @@ TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
   ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
 }
 
+// XFERLAB_HALO_END_CLASSES=matched (docs/halo_sim.md, "Stacked / stream
+// 400^3: the intercept places the residual"; tried, opt-in): an end lends
+// a latency line and notification over the kinds whose protocol the target
+// shares. 2 ranks, 3 vars: edges are 8 n vars B, eager at n = 100 (2400 B),
+// rendezvous at n = 200 (4800 B); corners 24 B and faces stay on their side.
+TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
+  auto cube = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+  };
+  const std::vector<Sample> at200 = {{24, 1000}, {4800, 300000}, {4800, 280000}, {960000, 220000}};
+  const std::vector<Sample> kept = same_protocol(at200, cube(200), cube(100));
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].bytes, 24);
+  EXPECT_EQ(kept[1].bytes, 960000);
+  // The other way (a 100 end for a 200 target) leaves out 100's 2400 B edges;
+  // between two sizes whose kinds keep their protocol nothing is left out.
+  const std::vector<Sample> at100 = {{24, 5000}, {2400, 8000}, {240000, 50000}};
+  EXPECT_EQ(same_protocol(at100, cube(100), cube(200)).size(), 2u);
+  EXPECT_EQ(same_protocol(at100, cube(100), cube(50)).size(), 3u);
+  // match_protocol: the line and notification over the kept samples, the
+  // residual 0 for the caller to calibrate again; other variants untouched.
+  HaloRun run;
+  run.ranks.resize(1);
+  run.ranks[0].notify_gpu_to_cpu = {{24, 8000}, {4800, 130000}, {4800, 140000}, {960000, 60000}};
+  run.mpi_latency = at200;
+  for (const std::string v : {"stacked", "stream", "baseline", "sa"}) {
+    HaloWorkload w = synthetic(v);
+    w.mpi = nonnegative_fit_by_size(at200);
+    w.notify_gpu_to_cpu_ns = 70000;
+    w.residual_per_recv_ns = 12000;
+    const HaloWorkload before = w;
+    const bool matched = match_protocol(w, run, cube(200), cube(100));
+    const bool loop = v == "stacked" || v == "stream";
+    EXPECT_EQ(matched, loop) << v;
+    if (!loop) {
+      EXPECT_EQ(w.mpi.a_ns, before.mpi.a_ns) << v;
+      EXPECT_EQ(w.residual_per_recv_ns, 12000) << v;
+      continue;
+    }
+    const LinearFit want = nonnegative_fit_by_size(kept);
+    EXPECT_EQ(w.mpi.a_ns, want.a_ns) << v;
+    EXPECT_EQ(w.mpi.b_ns_per_byte, want.b_ns_per_byte) << v;
+    EXPECT_LT(w.mpi.a_ns, before.mpi.a_ns) << v;
+    EXPECT_EQ(w.notify_gpu_to_cpu_ns, 34000) << v;  // median of 8000 and 60000
+    EXPECT_EQ(w.residual_per_recv_ns, 0) << v;
+  }
+  HaloWorkload same = synthetic("stacked");
+  same.residual_per_recv_ns = 12000;
+  EXPECT_FALSE(match_protocol(same, run, cube(200), cube(180)));  // 4320 B edges: rendezvous
+  EXPECT_EQ(same.residual_per_recv_ns, 12000);
+  // The switch: unset and "pooled" the default, "matched" the opt-in, anything
+  // else an error naming the variable and the value.
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
+  ASSERT_TRUE(end_classes_from_env().ok());
+  EXPECT_EQ(*end_classes_from_env(), EndClasses::kPooled);
+  ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", "pooled", 1), 0);
+  EXPECT_EQ(*end_classes_from_env(), EndClasses::kPooled);
+  ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", "matched", 1), 0);
+  EXPECT_EQ(*end_classes_from_env(), EndClasses::kMatched);
+  for (const char* bad : {"", "1", "Matched", "class"}) {
+    ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", bad, 1), 0);
+    Result<EndClasses> c = end_classes_from_env();
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_NE(c.error().message.find("XFERLAB_HALO_END_CLASSES='" + std::string(bad) + "'"),
+              std::string::npos)
+        << c.error().message;
+  }
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
+}
+
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
   auto cube = [](int n) {
