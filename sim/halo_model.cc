@@ -504,6 +504,28 @@ Result<bool> mpi_chain() {
 }
 }  // namespace
 
+Result<ResidualPlacement> residual_placement_from_env() {
+  constexpr const char* kVar = "XFERLAB_HALO_RESIDUAL_PLACEMENT";
+  const char* v = std::getenv(kVar);
+  if (!v) return ResidualPlacement::kMessage;
+  const std::string s = v;
+  if (s == "message") return ResidualPlacement::kMessage;
+  if (s == "payload") return ResidualPlacement::kPayload;
+  return make_error(std::string(kVar) + "='" + s + "' is not message or payload");
+}
+
+double residual_ns(const HaloWorkload& w, const HaloGeometry& g, const GeoMessage& m,
+                   ResidualPlacement placement) {
+  // A rendezvous message completes inside the receiver's MPI_Testsome, whose
+  // copy of its payload holds the polling loop (native/halo/variants.cc).
+  const double total = rendezvous_payload_bytes_per_rank(g);
+  if (placement == ResidualPlacement::kMessage || !notify_loop(w.variant) || !(total > 0))
+    return w.residual_per_recv_ns;
+  const double payload =
+      m.dst == m.src ? 0.0 : hw_model::rendezvous_payload_bytes(m.bytes, kEagerLimitBytes);
+  return w.residual_per_recv_ns * static_cast<double>(messages_of(g, 0).size()) * payload / total;
+}
+
 bool node_symmetric(const HaloGeometry& g, int ranks_per_node) {
   const int k = ranks_per_node, px = g.procs[0], py = g.procs[1], pz = g.procs[2];
   if (k < 1 || g.ranks() % k != 0 || g.ranks() == k) return false;
@@ -527,6 +549,7 @@ struct HaloGraphBuilder {
   const NicCosts& nic;
   TaskGraph& tg;
   double late_start_ns;  // the odd-y ranks' late start (diagnosis only, above)
+  ResidualPlacement placement;  // where the residual goes (residual_ns)
   // The MPI chain (host-driven variants, measured mode, with engines): a
   // rendezvous payload moves only while its sender and receiver are both
   // inside an MPI call (a gate per rank), each engine serves its flows in
@@ -558,8 +581,15 @@ struct HaloGraphBuilder {
 
   HaloGraphBuilder(const HaloWorkload& w_, const HaloGeometry& g_, const HaloNetwork& net_,
                    HaloMode mode_, const NicCosts& nic_, TaskGraph& tg_, HaloDetail detail,
-                   double late_start_ns_, bool mpi_chain)
-      : w(w_), g(g_), net(net_), mode(mode_), nic(nic_), tg(tg_), late_start_ns(late_start_ns_) {
+                   double late_start_ns_, bool mpi_chain, ResidualPlacement placement_)
+      : w(w_),
+        g(g_),
+        net(net_),
+        mode(mode_),
+        nic(nic_),
+        tg(tg_),
+        late_start_ns(late_start_ns_),
+        placement(placement_) {
     per_node = std::max(1, net.ranks_per_node);
     // Node symmetry (docs/halo_sim.md, "Speed"): the translations of the
     // periodic rank grid that map node 0 onto node n map every node onto a node
@@ -901,10 +931,11 @@ struct HaloGraphBuilder {
           arrive = both;
         }
       }
-      if (w.residual_per_recv_ns > 0 && mode == HaloMode::kMeasured) {
-        const uint32_t handle = tg.work(proxy[dst], w.residual_per_recv_ns);
+      const double residual = residual_ns(w, g, msg, placement);
+      if (residual > 0 && mode == HaloMode::kMeasured) {
+        const uint32_t handle = tg.work(proxy[dst], residual);
         tg.after(handle, arrive);
-        arrive = on_engine(dst, handle, w.residual_per_recv_ns, {arrive});
+        arrive = on_engine(dst, handle, residual, {arrive});
       }
       if (gpu_driven(w.variant) && mode == HaloMode::kMeasured) {
         // The proxy thread stores the completion flag and re-posts the receive.
@@ -955,9 +986,9 @@ struct HaloGraphBuilder {
 
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks, HaloDetail detail,
-                           double late_start_ns, bool mpi_chain) {
+                           double late_start_ns, bool mpi_chain, ResidualPlacement placement) {
   TaskGraph tg;
-  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail, late_start_ns, mpi_chain);
+  HaloGraphBuilder b(w, g, net, mode, nic, tg, detail, late_start_ns, mpi_chain, placement);
   for (int r = 0; r < b.ranks; ++r) b.sends(r);
   for (int r = 0; r < b.ranks; ++r) b.messages(r);
   for (int r = 0; r < b.ranks; ++r) b.iteration_end(r);
@@ -997,8 +1028,10 @@ Result<HaloPhases> replay_halo(const HaloWorkload& w, const HaloGeometry& g, con
   if (!late.ok()) return late.error();
   const Result<bool> chain = mpi_chain();
   if (!chain.ok()) return chain.error();
+  const Result<ResidualPlacement> placement = residual_placement_from_env();
+  if (!placement.ok()) return placement.error();
   HaloMarks marks;
-  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail, *late, *chain);
+  TaskGraph tg = build_halo_graph(w, g, net, mode, nic, &marks, detail, *late, *chain, *placement);
   Result<TaskTimes> t = run_task_graph_isolated(tg);
   if (!t.ok()) return t.error();
   if (*late > 0) {

@@ -314,6 +314,26 @@ struct HaloMarks {
   /// progress engines (task, destination rank).
   std::vector<std::vector<std::pair<uint32_t, int>>> payloads;
 };
+// ResidualPlacement: where stream / stacked's calibrated residual goes
+// (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+// residual": tried, opt-in).
+enum class ResidualPlacement {
+  kMessage,  ///< default: residual_per_recv_ns after each received message.
+  kPayload,  ///< each received message its share of the rank's rendezvous payload.
+};
+// residual_placement_from_env: XFERLAB_HALO_RESIDUAL_PLACEMENT=message (the
+// default when unset) or payload; anything else an error naming the variable
+// and value. simulate_halo and calibrate_residual read it.
+Result<ResidualPlacement> residual_placement_from_env();
+// residual_ns: the residual work after received message m (sent to a rank
+// of g by m.src) for `placement`: w.residual_per_recv_ns; with kPayload, for
+// stream / stacked, that times the messages a rank receives times m's
+// rendezvous payload (0 for a self or eager message) over the rank's
+// (rendezvous_payload_bytes_per_rank), the same total per rank; a geometry
+// without rendezvous payload keeps the even split.
+double residual_ns(const HaloWorkload& w, const HaloGeometry& g, const GeoMessage& m,
+                   ResidualPlacement placement);
+
 // HaloDetail: kReduced simulates node 0 alone when node_symmetric() holds
 // (exact: every node is a translate of node 0; docs/halo_sim.md, "Speed"),
 // kFine every rank.
@@ -336,7 +356,8 @@ bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks,
                            HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0,
-                           bool mpi_chain = false);
+                           bool mpi_chain = false,
+                           ResidualPlacement placement = ResidualPlacement::kMessage);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 
 // ResidualSearch: the result of search_residual.
