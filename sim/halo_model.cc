@@ -548,7 +548,7 @@ struct HaloGraphBuilder {
   HaloMode mode;
   const NicCosts& nic;
   TaskGraph& tg;
-  double late_start_ns;  // the odd-y ranks' late start (diagnosis only, above)
+  double late_start_ns;         // the odd-y ranks' late start (diagnosis only, above)
   ResidualPlacement placement;  // where the residual goes (residual_ns)
   // The MPI chain (host-driven variants, measured mode, with engines): a
   // rendezvous payload moves only while its sender and receiver are both

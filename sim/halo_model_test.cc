@@ -723,6 +723,62 @@ TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
   ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
 }
 
+// XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (docs/halo_sim.md, "Stacked /
+// stream 400^3: the intercept places the residual"; tried, opt-in): stream /
+// stacked's residual goes to the received messages by rendezvous payload,
+// the same total per rank; other variants and placements keep the even split.
+TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
+  const HaloGeometry g{.procs = {2, 1, 1}, .per_rank = {100, 100, 100}, .vars = 3, .pattern = 27};
+  const std::vector<GeoMessage> mine = messages_of(g, 0);
+  ASSERT_EQ(mine.size(), 26u);
+  for (const std::string v : {"stacked", "stream", "baseline", "sa"}) {
+    HaloWorkload w = synthetic(v);
+    w.residual_per_recv_ns = 3000;
+    double total = 0;
+    for (const GeoMessage& m : mine) {
+      EXPECT_EQ(residual_ns(w, g, m, ResidualPlacement::kMessage), 3000) << v;
+      const double p = residual_ns(w, g, m, ResidualPlacement::kPayload);
+      total += p;
+      const bool loop = v == "stacked" || v == "stream";
+      // 100^3 x 3 vars: faces 240000 B (rendezvous), edges 2400 B, corners 24 B.
+      const bool peer_face = m.kind == 1 && m.dst != m.src;
+      if (!loop) {
+        EXPECT_EQ(p, 3000) << v;
+      } else if (!peer_face) {
+        EXPECT_EQ(p, 0) << v << " kind " << m.kind << " self " << (m.dst == m.src);
+      } else {
+        EXPECT_NEAR(p, 26 * 3000 / 2.0, 1e-6) << v;  // the two peer faces share it
+      }
+    }
+    EXPECT_NEAR(total, 26 * 3000, 1e-6) << v;
+  }
+  // A geometry without rendezvous payload (a 4^3 box: 384 B faces) keeps
+  // the even split.
+  const HaloGeometry tiny{.procs = {2, 1, 1}, .per_rank = {4, 4, 4}, .vars = 3, .pattern = 27};
+  HaloWorkload w = synthetic("stacked");
+  w.residual_per_recv_ns = 3000;
+  for (const GeoMessage& m : messages_of(tiny, 0))
+    EXPECT_EQ(residual_ns(w, tiny, m, ResidualPlacement::kPayload), 3000);
+  // The switch: unset and "message" the default, "payload" the opt-in,
+  // anything else an error naming the variable and the value.
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_RESIDUAL_PLACEMENT"), 0);
+  ASSERT_TRUE(residual_placement_from_env().ok());
+  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kMessage);
+  ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", "message", 1), 0);
+  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kMessage);
+  ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", "payload", 1), 0);
+  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kPayload);
+  for (const char* bad : {"", "1", "Payload", "bytes"}) {
+    ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", bad, 1), 0);
+    Result<ResidualPlacement> r = residual_placement_from_env();
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("XFERLAB_HALO_RESIDUAL_PLACEMENT='" + std::string(bad) + "'"),
+              std::string::npos)
+        << r.error().message;
+  }
+  ASSERT_EQ(unsetenv("XFERLAB_HALO_RESIDUAL_PLACEMENT"), 0);
+}
+
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
   auto cube = [](int n) {
