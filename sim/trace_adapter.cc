@@ -129,10 +129,20 @@ int kernel_index(const std::vector<KernelSpan>& spans, double t) {
 // Anchors: known (chunk id, time) points; value_at interpolates linearly in
 // chunk id between neighbours (CTAs are scheduled roughly in index order, so
 // chunk times grow with the id), extrapolating from the end pairs outside.
+// kernel_chunks asks for every chunk id in ascending order, so the search
+// walks on from where the previous one ended (the point a binary search
+// finds: the first at or past `id`), 16k binary searches less per kernel.
 struct Anchors {
   std::vector<std::pair<double, double>> points;  // sorted by id
-  double value_at(double id) const {
-    auto it = std::lower_bound(points.begin(), points.end(), std::make_pair(id, -HUGE_VAL));
+  size_t cursor = 0;                              // the points before it are below the last id
+  double value_at(double id) {
+    auto it = points.begin() + cursor;
+    if (cursor > 0 && !(it[-1].first < id)) {  // id is below the last one: search
+      it = std::lower_bound(points.begin(), points.end(), std::make_pair(id, -HUGE_VAL));
+    } else {
+      while (it != points.end() && it->first < id) ++it;
+    }
+    cursor = it - points.begin();
     if (it != points.end() && it->first == id) return it->second;
     if (points.size() == 1) return points.front().second;
     // Outside the anchors: extrapolate from the two nearest.
