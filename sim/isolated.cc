@@ -1,6 +1,7 @@
 // sim/isolated.cc — fork/pipe plumbing for isolated.h.
 #include "sim/isolated.h"
 
+#include <malloc.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,10 @@ Result<IsolatedChild> start_isolated(const std::function<std::string()>& work) {
   // (SimGrid, a warning) would print the parent's pending output again.
   std::cout.flush();
   std::fflush(nullptr);
+  // Freed memory the heap keeps (xferlab's main raises glibc's trim
+  // threshold) would be mapped into the child too: fork and the child's exit
+  // pay per resident page.
+  malloc_trim(0);
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
