@@ -3,7 +3,7 @@
 //
 // What more than 2 ranks on a node add to a halo iteration over what the
 // 2-rank traces give is a time of the machine type, not of the lease, and no
-// 2-rank constant carries it (docs/halo_sim.md, "2 -> 4 ranks, what the
+// 2-rank constant carries it (docs/halo_sim_log.md, "2 -> 4 ranks, what the
 // 4-rank time adds"). It is fitted from 4-rank runs of the machine type
 // (tools/halo_x4_calibration.py) as a time per iteration that grows by a
 // fixed amount per doubling of a rank's rendezvous payload P (the bytes of

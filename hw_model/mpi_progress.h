@@ -2,7 +2,7 @@
 // process's progress engine (Open MPI 4.1, pml ob1 + btl vader without single
 // copy, as the halo traces ran: docs/halo.md).
 //
-// First principles (docs/halo_sim.md, "MPI progress: one engine per rank"):
+// First principles (docs/halo_sim_log.md, "4 ranks after the MPI progress engines"):
 // a message above the eager limit sends its header and first fragment from
 // the Isend; the rest moves only inside later MPI calls of both processes,
 // copy-in / copy-out through shared memory: the sender's progress copies

@@ -249,7 +249,7 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
     os << "not in the bound (their 2-rank held-out cases are in the tables above): " << left_out
        << ": fewer than " << kBoundMinLaunches
        << " launches per configuration, and one launch of a configuration differs from the next "
-          "by more than the bound allows (launch-to-launch spread: docs/halo_sim.md, \"Runs 9 "
+          "by more than the bound allows (launch-to-launch spread: docs/halo_sim_log.md, \"Runs 9 "
           "and 10\")\n";
   }
   return os.str();

@@ -3,7 +3,7 @@
 // launches, median |error| <= 5 % and max |error| <= 10 % (docs/halo_sim.md,
 // "Validation"). A single launch is not a measurement here: one launch of a
 // configuration varies 15-30 % from the next on the lent machines
-// (docs/halo_sim.md, "Runs 9 and 10"), so the bound counts only kept
+// (docs/halo_sim_log.md, "Runs 9 and 10"), so the bound counts only kept
 // directories of native/halo/run_repeats.sh + tools/halo_median_repeat.py,
 // whose repeats.csv says how many launches each configuration's median is of.
 #pragma once

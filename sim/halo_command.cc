@@ -651,7 +651,7 @@ std::string run_dir(const Case& k) {
 // kind changes protocol between them) its latency line and notification over
 // the kinds whose protocol the target shares and its residual calibrated
 // again with them, so that `end` replayed with what it lends still matches
-// its measured time (docs/halo_sim.md, "Stacked / stream 400^3: the
+// its measured time (docs/halo_sim_log.md, "Stacked / stream 400^3: the
 // intercept places the residual").
 Result<HaloWorkload> lent_by(const Case& end, const HaloGeometry& target, EndClasses classes) {
   HaloWorkload w = end.w;
@@ -805,7 +805,7 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
        [](HaloWorkload& w, const HaloWorkload& o) { w.mpi = o.mpi; }},
       // stream / stacked, diagnosis of the latency line's intercept: it
       // places each received message's residual work on the CPU
-      // (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+      // (docs/halo_sim_log.md, "Stacked / stream 400^3: the intercept places the
       // residual").
       {"line_intercept", [](const std::string& v) { return v == "stream" || v == "stacked"; },
        [](HaloWorkload& w, const HaloWorkload& o) { w.mpi.a_ns = o.mpi.a_ns; }},

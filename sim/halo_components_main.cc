@@ -1,5 +1,5 @@
 // sim/halo_components_main.cc — halo_components: the measured components of
-// halo / GDA runs side by side, one row per run (docs/halo_sim.md, "Box 24^3 /
+// halo / GDA runs side by side, one row per run (docs/halo_sim_log.md, "Box 24^3 /
 // 32^3 and the eager limit"): where a component steps between sizes.
 //
 //   bazel run //sim:halo_components -- DIR_OR_TRACE...
@@ -12,7 +12,7 @@
 // front (sa/ki) and the iteration validate compares with; then the workload's
 // latency line (a, b over every message, pooled per size) and, for stream /
 // stacked, the notification loop's ready base, stacked's joint long pack and
-// the GPU-to-CPU notification (docs/halo_sim.md, "Stacked 400^3: ...").
+// the GPU-to-CPU notification (docs/halo_sim_log.md, "Stacked 400^3: ...").
 #include <algorithm>
 #include <cmath>
 #include <filesystem>

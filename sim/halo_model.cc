@@ -327,7 +327,7 @@ SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g) {
   // slowest of 60000 / 240000 / 960000 B in all 30 run x variant rows. A line
   // in time between two sizes puts a size 0.2 of the way at 0.8 of the way in
   // cost per byte; the cost per byte is what changes, so it is interpolated
-  // instead (docs/halo_sim.md, "Baseline 400^3: the self copy's rate").
+  // instead (docs/halo_sim_log.md, "Baseline 400^3: the self copy's rate").
   if (t.points.size() < 3) return t;
   SizeTable out = t;
   const auto [x_f, y_f] = t.points.front();
@@ -439,7 +439,7 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   // CTA per message, the copies of each thread in series) their time follows
   // that count: run 9's unpack kernel 4.5 / 6.8 / 15.3 us at 3 / 4 / 8
   // elements (box 24^3 / 32^3 / 64^3), where the work driver puts 32^3 at
-  // 0.112 of the way and the elements at 0.2 (docs/halo_sim.md, "Host box
+  // 0.112 of the way and the elements at 0.2 (docs/halo_sim_log.md, "Host box
   // 32^3: the fused kernels' elements per thread"). Where it does not (paper
   // cubes: the grid grows with the message) the work driver stays.
   const bool by_elements = host_driven(w.variant) && a.fused_elements > 0 && b.fused_elements > 0 &&
@@ -458,7 +458,7 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   // the residual holds beyond the modelled calls and copies overlaps the
   // interior (volume) computed while the messages fly: at 400^3 ki's lies
   // 0.02-0.10 of the way from 200^3 to 800^3 (cells 0.11, bytes 0.20), sa's
-  // level with 200^3 (docs/halo_sim.md, "Sa / ki 400^3: the front is surface
+  // level with 200^3 (docs/halo_sim_log.md, "Sa / ki 400^3: the front is surface
   // work, the residual volume work").
   const bool surface = drivers == ProxyDrivers::kSurfaceAndVolume && gpu_driven(w.variant);
   const double fc = frac(w.cells, a.cells, b.cells);
@@ -467,7 +467,7 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   return w;
 }
 
-// late_start_ns: diagnosis only (docs/halo_sim.md, "2 -> 4 ranks: the ranks
+// late_start_ns: diagnosis only (docs/halo_sim_log.md, "2 -> 4 ranks: the ranks
 // run out of step"): XFERLAB_HALO_LATE_START_NS=S (ns, >= 0) starts every
 // rank at an odd y of the rank grid (on a grid of one row: at an odd x) S ns
 // late (not in calibrate_residual's replays), and simulate_halo prints each
@@ -488,7 +488,7 @@ Result<double> late_start_ns() {
 }
 
 // mpi_chain: XFERLAB_HALO_MPI_CHAIN=1 / 0 turns the MPI gate on the progress
-// engines on / off (docs/halo_sim.md, "The chain in the replay"); unset:
+// engines on / off (docs/halo_sim_log.md, "The chain in the replay"); unset:
 // kMpiChainDefault. Any other value is an error of simulate_halo. Read once
 // per simulate_halo, which hands it to the graph builder.
 constexpr const char* kMpiChainVar = "XFERLAB_HALO_MPI_CHAIN";
@@ -554,7 +554,7 @@ struct HaloGraphBuilder {
   // rendezvous payload moves only while its sender and receiver are both
   // inside an MPI call (a gate per rank), each engine serves its flows in
   // the order they became ready, and a rank's wait_send ends no earlier
-  // than its payloads (docs/halo_sim.md, "The chain in the replay").
+  // than its payloads (docs/halo_sim_log.md, "The chain in the replay").
   bool chain = false;
   std::vector<uint32_t> in_mpi;  // per rank, when chain: its gate
   int per_node = 1;

@@ -124,7 +124,7 @@ double bytes_per_rank(const HaloGeometry& g);
 // cubes' grids grow with the message (8 at 200^3, 400^3 and 800^3). Each
 // element is a PCIe access of pinned host memory, so while the grid stays
 // below the GPU's size the kernels' time follows this count, not the bytes
-// (docs/halo_sim.md, "Host box 32^3: the fused kernels' elements per
+// (docs/halo_sim_log.md, "Host box 32^3: the fused kernels' elements per
 // thread").
 double fused_elements_per_thread(const HaloGeometry& g);
 
@@ -137,7 +137,7 @@ Result<HaloWorkload> workload_of(const HaloRun& run, const WorkRates& rates);
 SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g);
 
 // ProxyDrivers: the drivers a held-out sa / ki size's proxy front and
-// residual per received message are interpolated in (docs/halo_sim.md, "Sa /
+// residual per received message are interpolated in (docs/halo_sim_log.md, "Sa /
 // ki 400^3: the front is surface work, the residual volume work": tried, its
 // rule not met, so opt-in).
 enum class ProxyDrivers {
@@ -149,7 +149,7 @@ enum class ProxyDrivers {
 Result<ProxyDrivers> proxy_drivers_from_env();
 
 // EndClasses: what a fitted end lends a held-out stream / stacked size
-// (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+// (docs/halo_sim_log.md, "Stacked / stream 400^3: the intercept places the
 // residual": tried, opt-in).
 enum class EndClasses {
   kPooled,   ///< default: its latency line and notification over all its messages.
@@ -223,7 +223,7 @@ double on_node_rendezvous_payload_bytes(const HaloGeometry& g, int ranks_per_nod
 // receivers (stream, stacked: MPI_Testsome; sa, ki: the proxy's tests) fit one
 // line through peer and self messages, whose c is too small, so they take
 // max(own, run). Without a run cost, or without rendezvous payload (own 0),
-// the own cost. docs/halo_sim.md, "Engine cost from the host-driven variants".
+// the own cost. docs/halo_sim_log.md, "Engine cost from the host-driven variants".
 double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,
                           double run_ns_per_byte);
 
@@ -231,7 +231,7 @@ double engine_ns_per_byte(const std::string& variant, double own_ns_per_byte,
 // rank 0 of g sends to another rank above kEagerLimitBytes, i.e. by Open MPI's
 // rendezvous protocol. Runs with different sets differ by a step in the MPI
 // latency that no line through sizes on both sides holds (box 16^3 -> 24^3,
-// 2 KiB -> 4.5 KiB faces: +2.2..3.9 us per message; docs/halo_sim.md,
+// 2 KiB -> 4.5 KiB faces: +2.2..3.9 us per message; docs/halo_sim_log.md,
 // "Box 24^3 / 32^3 and the eager limit").
 int rendezvous_kinds(const HaloGeometry& g);
 
@@ -315,7 +315,7 @@ struct HaloMarks {
   std::vector<std::vector<std::pair<uint32_t, int>>> payloads;
 };
 // ResidualPlacement: where stream / stacked's calibrated residual goes
-// (docs/halo_sim.md, "Stacked / stream 400^3: the intercept places the
+// (docs/halo_sim_log.md, "Stacked / stream 400^3: the intercept places the
 // residual": tried, opt-in).
 enum class ResidualPlacement {
   kMessage,  ///< default: residual_per_recv_ns after each received message.
@@ -352,7 +352,7 @@ bool node_symmetric(const HaloGeometry& g, int ranks_per_node);
 // wait_send, and a rendezvous payload moves only while both its ranks are
 // (a gate per rank); the engines serve their flows in the order they became
 // ready; a rank's end (wait_send) waits for the payloads it sends
-// (docs/halo_sim.md, "The chain in the replay").
+// (docs/halo_sim_log.md, "The chain in the replay").
 TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const HaloNetwork& net,
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks,
                            HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0,

@@ -263,7 +263,7 @@ HaloWorkload synthetic(const std::string& variant) {
 // messages in flight; ranks do not share engines. Faces of 32*32*8 = 8192 B
 // (4096 B of payload), 7-point pattern, one node, the latency line flat at
 // 1 us and an engine of 10 ns/B (4096 B alone: 40.96 us).
-// The diagnosis switch XFERLAB_HALO_LATE_START_NS (docs/halo_sim.md, "2 -> 4
+// The diagnosis switch XFERLAB_HALO_LATE_START_NS (docs/halo_sim_log.md, "2 -> 4
 // ranks: the ranks run out of step"): a malformed value is an error naming
 // the variable, not a silent 0; a valid one is accepted.
 TEST(HaloModel, LateStartSwitchRejectsMalformedValues) {
@@ -303,7 +303,7 @@ TEST(HaloModel, LateStartSwitchRejectsMalformedValues) {
   EXPECT_NEAR(t->end_ns[m.start[1]] - t->end_ns[m.start[0]], 50e3, 1e-6);
 }
 
-// The MPI chain (docs/halo_sim.md, "The chain in the replay"; switch
+// The MPI chain (docs/halo_sim_log.md, "The chain in the replay"; switch
 // XFERLAB_HALO_MPI_CHAIN): host-driven ranks 2x2x1, faces of 4096 B of
 // payload on engines of 10 ns/B, the ranks at odd y (2, 3) started 200 us
 // late, an unpack of 1 ms (longer than an engine's whole load, 8 payloads:
@@ -536,7 +536,7 @@ TEST(HaloModel, EngineCostIsTheRunsForTheOneAtATimeReceivers) {
 // (one 256-thread CTA per message up to 45^3) their time follows the busiest
 // thread's element count, 3 / 4 / 8 at box 24^3 / 32^3 / 64^3, so a held-out
 // 32^3 sits 1/5 of the way from 24^3 to 64^3, not where the work driver puts
-// it (docs/halo_sim.md, "Host box 32^3: the fused kernels' elements per
+// it (docs/halo_sim_log.md, "Host box 32^3: the fused kernels' elements per
 // thread"). The paper cubes' grids grow with the message (8 elements at every
 // size) and sa / ki have no fused kernels: the work driver stays for them.
 TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
@@ -588,7 +588,7 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
   EXPECT_NEAR(base.unpack_phase_ns, 30000 + fc * 110000, 1e-6);
 }
 
-// XFERLAB_HALO_PROXY_DRIVERS=surface (docs/halo_sim.md, "Sa / ki 400^3: the
+// XFERLAB_HALO_PROXY_DRIVERS=surface (docs/halo_sim_log.md, "Sa / ki 400^3: the
 // front is surface work, the residual volume work"; opt-in, its rule not
 // met): a held-out sa / ki size's proxy front follows the bytes a rank sends
 // and its residual the cells; the default keeps the work driver and the
@@ -653,7 +653,7 @@ TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
   ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
 }
 
-// XFERLAB_HALO_END_CLASSES=matched (docs/halo_sim.md, "Stacked / stream
+// XFERLAB_HALO_END_CLASSES=matched (docs/halo_sim_log.md, "Stacked / stream
 // 400^3: the intercept places the residual"; tried, opt-in): an end lends
 // a latency line and notification over the kinds whose protocol the target
 // shares. 2 ranks, 3 vars: edges are 8 n vars B, eager at n = 100 (2400 B),
@@ -723,7 +723,7 @@ TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
   ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
 }
 
-// XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (docs/halo_sim.md, "Stacked /
+// XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (docs/halo_sim_log.md, "Stacked /
 // stream 400^3: the intercept places the residual"; tried, opt-in): stream /
 // stacked's residual goes to the received messages by rendezvous payload,
 // the same total per rank; other variants and placements keep the even split.
@@ -1089,7 +1089,7 @@ TEST(HaloTrace, ReducesAndReplaysAHostDrivenRun) {
 // peer messages of ~70 us at every size with self faces of ~10 us (4 of the 6
 // faces at 60000 B are to the rank itself): the free slope is negative, and
 // zeroing it kept the intercept (63.5 us) for every message, 10.3 % slower
-// than measured with no residual (docs/halo_sim.md, "Stream 200^3: the
+// than measured with no residual (docs/halo_sim_log.md, "Stream 200^3: the
 // latency line's clamp").
 TEST(HaloTrace, LatencyLineIsTheNonnegativeLeastSquaresLine) {
   const std::string dir = write_run("halo_line", "baseline_gpus2_box4", write_rank);

@@ -23,7 +23,7 @@ using traces::EventKind;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Flags the GPU stores and a CPU thread observes; every other flag goes the
-// other way (docs/halo.md, "Flags").
+// other way (docs/halo.md, "Variants").
 bool gpu_sets(const std::string& array) {
   return array == "send_ready" || array == "doorbell";
 }

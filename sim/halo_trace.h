@@ -50,7 +50,7 @@ LinearFit fit_by_size(const std::vector<Sample>& samples);
 // the boundary it crossed (b < 0: the flat line at the mean of the per-size
 // medians; a < 0: the line through the origin), not the unconstrained
 // line with the negative coefficient set to 0, which keeps an intercept
-// that only the negative slope had placed (docs/halo_sim.md, "Stream 200^3:
+// that only the negative slope had placed (docs/halo_sim_log.md, "Stream 200^3:
 // the latency line's clamp").
 LinearFit nonnegative_fit_by_size(const std::vector<Sample>& samples);
 

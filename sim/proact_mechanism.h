@@ -78,7 +78,7 @@ std::vector<uint32_t> replica_weights(const ReplayInput& in, uint32_t num_gpus, 
 // window_chunks: chunk transfers per destination a producer keeps in flight
 // before it waits for the oldest: enough to cover the link's bandwidth-delay
 // product over the round trip to the farthest peer
-// (hw_model::TransferWindow::posted_writes; docs/sim.md, "Windows").
+// (hw_model::TransferWindow::posted_writes; docs/sim.md, "Mechanisms").
 size_t window_chunks(const Machine& m, const KernelInput& k, double chunk_wire_bytes);
 
 double max_chunk_bytes(const KernelInput& k);

@@ -177,7 +177,7 @@ std::vector<Target> targets(const Run& run, const KernelInput& k) {
 // product (hw_model::TransferWindow::posted_writes over the round trip to the
 // farthest peer). SM stores and DMA packets are posted writes, so a sender is
 // limited by link bandwidth, not by latency; waiting per chunk would make
-// small chunks latency-bound (docs/sim.md, "Windows").
+// small chunks latency-bound (docs/sim.md, "Mechanisms").
 size_t window_chunks(const Run& run, const KernelInput& k, double chunk_wire_bytes) {
   return proact::window_chunks(*run.machine, k, chunk_wire_bytes);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: BIND_STUDY_PY DOC — docs/halo_sim/bind_study.py on the committed runs 9
-# and 10 prints the table docs/halo_sim.md quotes ("Runs 9 and 10"), row for
+# and 10 prints the table docs/halo_sim_log.md quotes ("Runs 9 and 10"), row for
 # row, and --plot draws them; a run without repeats.csv or with a
 # non-numeric value is a one-line error naming the file, not a traceback.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Args: HALO_BOUND_RULE_PY — tools/halo_bound_rule.py (docs/halo_sim.md, "Sa /
+# Args: HALO_BOUND_RULE_PY — tools/halo_bound_rule.py (docs/halo_sim_log.md, "Sa /
 # ki 400^3: the front is surface work, the residual volume work") on the
 # committed validate CSVs:
 #  1. docs/halo_sim against itself: the bound 7 -> 7 of 9, no row worse, no

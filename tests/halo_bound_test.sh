@@ -92,7 +92,7 @@ awk -v single="$(name_of "$single")" -v four="$(name_of "$four")" -v runs="${#di
     bounds++ }
   /^not in the bound / {
     if (index($0, single " (single launch)") == 0) bad("the single-launch run is not named: " $0)
-    if (index($0, "docs/halo_sim.md, \"Runs 9 and 10\"") == 0) bad("no reason given: " $0)
+    if (index($0, "docs/halo_sim_log.md, \"Runs 9 and 10\"") == 0) bad("no reason given: " $0)
     leftout++ }
   index($0, four) { bad("the 4-rank run is in the block: " $0) }
   END { if (bounds != 1) bad("no bound line"); if (leftout != 1) bad("no left-out line")

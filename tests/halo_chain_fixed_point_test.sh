@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: XFERLAB SCRIPT GOLDEN_CSV — docs/halo_sim/x4_chain_fixed_point.csv is
-# what tools/halo_chain_fixed_point.sh prints (docs/halo_sim.md, "The chain in
+# what tools/halo_chain_fixed_point.sh prints (docs/halo_sim_log.md, "The chain in
 # the replay": where the two pairs settle with XFERLAB_HALO_MPI_CHAIN=1; numbers
 # within csv_close.awk's tolerance). Regenerate after a model change:
 #   tools/halo_chain_fixed_point.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Args: MESSAGE_CLASSES_PY XFERLAB — tools/halo_message_classes.py on the
 # seven median-of-5 runs' stacked traces: 3 message sizes per run and size
-# (63 rows); run 15's 800^3 edges as in docs/halo_sim.md ("Stacked 400^3");
+# (63 rows); run 15's 800^3 edges as in docs/halo_sim_log.md ("Stacked 400^3");
 # in every run the 800^3 edges (4800 B, stacked's long class) are seen by
 # the CPU more than 10x later than the 400^3 edges (2400 B, short) and
 # their peer latency is above 200 us; a missing xferlab is a one-line error.

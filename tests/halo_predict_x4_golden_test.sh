@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: XFERLAB PREDICT_SCRIPT GOLDEN_CSV TWO FOUR PLATFORM — a committed
-# 2 -> 4 rank prediction (docs/halo_sim.md, "Runs 13, 14 and 15" and "Run 16")
+# 2 -> 4 rank prediction (docs/halo_sim_log.md, "Runs 13, 14 and 15" and "Run 16")
 # is what tools/halo_predict_x4.sh prints now from the 2-rank medians TWO for
 # the 4-rank medians FOUR on PLATFORM. Its rows are "revised": the presets'
 # [mpi_node] calibration is fitted on these 4-rank runs ("2 -> 4 ranks from a

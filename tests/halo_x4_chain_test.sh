@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: X4_CHAIN_PY XFERLAB — tools/halo_x4_chain.py on baseline 200^3 and host
-# box 64^3 of runs 12, 16 and x4 (docs/halo_sim.md, "The late pair's wait:
+# box 64^3 of runs 12, 16 and x4 (docs/halo_sim_log.md, "The late pair's wait:
 # its early partner leaves MPI with its sends open"): run 12's baseline 200^3
 # row as in the docs; at 200^3 on every run the late rank takes more per
 # byte than at 2 ranks, its wait ends after its early face partner's return

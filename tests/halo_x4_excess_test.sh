@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: X4_EXCESS_PY HALO_COMPONENTS — tools/halo_x4_excess.py on the five
-# 2 -> 4 sets (docs/halo_sim.md, "2 -> 4 ranks, what the 4-rank time adds"):
+# 2 -> 4 sets (docs/halo_sim_log.md, "2 -> 4 ranks, what the 4-rank time adds"):
 # it writes the committed docs/halo_sim/x4_excess.csv, and the table's
 # findings hold: at 800^3 the 4-rank engine cost per byte is the 2-rank one
 # (c_4 / c_2 within 0.85-1.15: no shared host-memory bandwidth), at 200^3

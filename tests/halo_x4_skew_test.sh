@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Args: X4_SKEW_PY XFERLAB STAGGER_SH — tools/halo_x4_skew.py on baseline 200^3 and host
-# box 16^3 / 64^3 of runs 12 and x4 (docs/halo_sim.md, "2 -> 4 ranks: the
+# box 16^3 / 64^3 of runs 12 and x4 (docs/halo_sim_log.md, "2 -> 4 ranks: the
 # ranks run out of step"): run 12's baseline 200^3 row as in the docs; at the
 # rendezvous sizes the 4-rank ranks are out of step (spread > 4x the 2-rank
 # one, in step in at most 3 iterations, a rank's wait begins before its

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks (a)-(d) of a 2-rank interpolation change's rule (docs/halo_sim.md,
+"""Checks (a)-(d) of a 2-rank interpolation change's rule (docs/halo_sim_log.md,
 "Sa / ki 400^3: the front is surface work, the residual volume work"): two
 folders of validate CSVs, the model before and after, each written by the
 commands in tests/halo_validate_golden_test.sh under the golden names.

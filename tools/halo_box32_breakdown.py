@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/halo_box32_breakdown.py [XFERLAB] — where host box 32^3 sits between
-box 24^3 and 64^3, piece by piece (docs/halo_sim.md, "Host box 32^3: the fused
+box 24^3 and 64^3, piece by piece (docs/halo_sim_log.md, "Host box 32^3: the fused
 kernels' elements per thread").
 
 For each median-of-5 run (and run 4, the 4-rank run 12) it reads the host

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/halo_chain_fixed_point.sh [OUT_CSV] — where the two pairs of the
 # 4-rank halo replay settle with the MPI chain (XFERLAB_HALO_MPI_CHAIN=1;
-# docs/halo_sim.md, "The chain in the replay", item 4), for the host-driven
+# docs/halo_sim_log.md, "The chain in the replay", item 4), for the host-driven
 # variants (the only ones the chain changes) of the five 2 -> 4 sets of
 # tools/halo_predict_x4.sh (run 17's held-out for the chain: recorded and
 # sealed before the chain was built). Per case: the ranks at odd y (2 and 3 of 2x2x1)

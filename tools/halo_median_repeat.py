@@ -10,7 +10,7 @@ lower middle) is kept: its CSV rows, its traces (`VARIANT_LABEL_rankR.xft*`)
 and its log go to DEST, which then reads like one run_all.sh output and
 `xferlab validate DEST` replays it. DEST/repeats.csv lists every repeat's
 iteration_wall and which one was kept; DEST/provenance.txt is rep1's with
-the rule appended. Why: docs/halo_sim.md, "Run-to-run variation and the bound".
+the rule appended. Why: docs/halo_sim_log.md, "Run-to-run variation and the bound".
 """
 import csv
 import glob

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/halo_message_classes.py [XFERLAB] [VARIANT...] — per message size,
 what the notification loop of stream / stacked measures on the seven
-median-of-5 2-rank runs at 200^3, 400^3 and 800^3 (docs/halo_sim.md,
+median-of-5 2-rank runs at 200^3, 400^3 and 800^3 (docs/halo_sim_log.md,
 "Stacked 400^3: the 800^3 end's edges are long").
 
 For each run, variant (default: stacked and stream), size and message size

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare two halo models' committed outputs (docs/halo_sim.md, "Engine cost
+"""Compare two halo models' committed outputs (docs/halo_sim_log.md, "Engine cost
 from the host-driven variants (landed 2026-11-27)"): the held-out summary per
 run and over run sets, the validate rows that moved, and the 4-rank
 prediction (x4_progress.csv) per group and per row.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/halo_predict_x4.sh [OUT_CSV] — held-out check of the halo / GPUDirect
-# Async rank rescaling (docs/halo_sim.md, "4 ranks on 4x H200 NVSwitch
+# Async rank rescaling (docs/halo_sim_log.md, "4 ranks on 4x H200 NVSwitch
 # (2026-11-26): held-out"; issue #26): from run 4's 2-rank traces alone
 # (traces/real/2026-11-26_h200x2_run4/halo_detail, 2x H200), predict every
 # variant and size at 4 ranks on one node of the 4x H200 NVSwitch machine

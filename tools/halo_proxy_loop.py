@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/halo_proxy_loop.py [XFERLAB] — one sa / ki iteration cut at the
 proxy's first doorbell, per median-of-5 2-rank run and paper cube
-(docs/halo_sim.md, "Sa 400^3: where the interpolation misses").
+(docs/halo_sim_log.md, "Sa 400^3: where the interpolation misses").
 
 For each run it reads both ranks' sa / ki 200^3 / 400^3 / 800^3 traces with
 `xferlab trace dump` and takes, over the timed iterations (recv_all stores

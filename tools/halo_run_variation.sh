@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/halo_run_variation.sh [VALIDATION_CSV] — the run-to-run table of
-# docs/halo_sim.md ("Validation"): per held-out halo / GDA case, its error in
+# docs/halo_sim_log.md ("Runs 1 and 2"): per held-out halo / GDA case, its error in
 # runs 1 and 2 and how the case and its variant's two fitted sizes moved from
 # run 1 (2026-11-22_h200x2) to run 2 (2026-11-22_h200x2_run2), from the
 # measured_us column of `xferlab validate`'s halo CSV (default:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/halo_self_copy.py [XFERLAB] — the self Isend (a rank's message to
 itself: MPI copies it) at the paper cubes, per run and variant
-(docs/halo_sim.md, "Baseline 400^3: the self copy's rate").
+(docs/halo_sim_log.md, "Baseline 400^3: the self copy's rate").
 
 For each median-of-5 run (and run 4) it reads both ranks' 200^3 / 400^3 /
 800^3 traces with `xferlab trace dump` and takes the median Isend call of the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/halo_stagger.sh [VARIANT:SIZE ...] — does the replay keep two pairs
-# of ranks out of step? (docs/halo_sim.md, "2 -> 4 ranks: the ranks run out
+# of ranks out of step? (docs/halo_sim_log.md, "2 -> 4 ranks: the ranks run out
 # of step"). For each case (default: baseline:200 host:200 host:box64) it
 # replays run 12's 2-rank trace at 4 ranks as tools/halo_predict_x4.sh does,
 # with the ranks at odd y (2 and 3 of 2x2x1) started OFFSET µs late

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/halo_stream_latency.py [XFERLAB] — the MPI latency of stream 200^3
 per run, peer and self messages apart, and the replay's latency line
-(docs/halo_sim.md, "Stream 200^3: the latency line's clamp").
+(docs/halo_sim_log.md, "Stream 200^3: the latency line's clamp").
 
 For each median-of-5 run (and run 4) it reads both ranks' stream 200^3 traces
 with `xferlab trace dump` and computes each message's latency as

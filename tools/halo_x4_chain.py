@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tools/halo_x4_chain.py XFERLAB [VARIANT:SIZE ...] — why the late pair of a
-4-rank host-driven halo run needs longer for the same bytes (docs/halo_sim.md,
+4-rank host-driven halo run needs longer for the same bytes (docs/halo_sim_log.md,
 "The late pair's wait: its early partner leaves MPI with its sends
 open").
 

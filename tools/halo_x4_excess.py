@@ -2,7 +2,7 @@
 """tools/halo_x4_excess.py HALO_COMPONENTS [OUT_CSV] — what the 4-rank time
 adds over the 2-rank one, per set, variant and size, for the host-driven
 variants (baseline, host: one MPI_Testall completes every receive, so the
-latency line at the face size is the engine's busy time; docs/halo_sim.md,
+latency line at the face size is the engine's busy time; docs/halo_sim_log.md,
 "2 -> 4 ranks, what the 4-rank time adds").
 
 For the five 2 -> 4 sets of tools/halo_predict_x4.sh (x4 from run 4, runs

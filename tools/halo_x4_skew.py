@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/halo_x4_skew.py XFERLAB [VARIANT:SIZE ...] — how far the ranks of a
 halo run are out of step, at 2 and at 4 ranks, and what that does to the
-wait of the host-driven variants (docs/halo_sim.md, "2 -> 4 ranks: the
+wait of the host-driven variants (docs/halo_sim_log.md, "2 -> 4 ranks: the
 ranks run out of step").
 
 The replay plays one iteration in which every rank starts at time 0. For

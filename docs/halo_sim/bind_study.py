@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """docs/halo_sim/bind_study.py [--plot PNG] [RUN_DIR...] — launch-to-launch spread of the
-halo / GDA measurements per protocol (docs/halo_sim.md, "Runs 9 and 10").
+halo / GDA measurements per protocol (docs/halo_sim_log.md, "Runs 9 and 10").
 
 For each run directory (or halo_median5* folder; default: the 2x H100 runs 9, unbound ranks, and 10,
 ranks bound to 4 cores each, recorded alternately on one lease) reads

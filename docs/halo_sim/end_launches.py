@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs/halo_sim/end_launches.py XFERLAB REPS_DIR KEPT_DIR OUT_CSV — how much of a
 held-out halo / GDA error comes from which launch the fitted sizes were taken
-from (docs/halo_sim.md, "Runs 13, 14 and 15": "Noise or model?").
+from (docs/halo_sim_log.md, "Runs 13, 14 and 15": "Noise or model?").
 
 REPS_DIR holds rep1 ... repN (native/halo/run_all.sh outputs with traces, as
 native/halo/run_repeats.sh writes them); KEPT_DIR is the run's kept set

@@ -3,7 +3,7 @@
 a prediction to reach (issue #15's bound: per held-out variant and size,
 median |error| <= 5 %, max <= 10 % over the runs).
 
-Reads validate's CSVs of the five 2x H200 runs (docs/halo_sim.md, "Run-to-run
+Reads validate's CSVs of the five 2x H200 runs (docs/halo_sim_log.md, "Run-to-run
 variation and the bound"): runs 1 / 2 (validation.csv), run 4
 (validation_2026-11-26.csv) and the two repeats of run 5 on one lease
 (validation_run5a.csv, validation_run5b.csv). For every variant and size held

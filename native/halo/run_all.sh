@@ -45,7 +45,7 @@ read -r -a mpi_extra <<<"${MPI_ARGS:-}"
 # HALO_MPI_BIND: mpirun's mapping/binding options (default --bind-to none, as
 # every run before 2026-11-27). Why settable: a configuration's iteration time
 # moves 14 % (median) from one launch to the next with unbound ranks while the
-# 50 iterations inside a launch agree (docs/halo_sim.md, "Run-to-run
+# 50 iterations inside a launch agree (docs/halo_sim_log.md, "Run-to-run
 # variation"), so thread placement is the suspect; "--map-by slot:PE=4
 # --bind-to core" gives each rank (main thread, proxy, MPI) its own cores.
 read -r -a mpi_bind <<<"${HALO_MPI_BIND:---bind-to none}"

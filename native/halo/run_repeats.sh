@@ -4,14 +4,14 @@
 # one whole sweep after the other, so the repeats of a configuration lie
 # minutes apart with every other configuration between them. Why: one
 # sweep's value of a configuration moves by up to 20-30 % from one launch to
-# the next on the lent machines, even on one lease (docs/halo_sim.md,
+# the next on the lent machines, even on one lease (docs/halo_sim_log.md,
 # "Run-to-run variation and the bound"), which no prediction can follow;
 # tools/halo_median_repeat.py then keeps, for every configuration, the
 # repeat whose iteration time is the median of the N.
 # With NAME=OPTIONS arguments (e.g. none="--bind-to none"
 # core="--map-by slot:PE=4 --bind-to core"), each repeat runs one sweep per
 # protocol, alternating, into OUTDIR/NAME/repK with HALO_MPI_BIND=OPTIONS, so
-# the protocols share the lease's minutes (docs/halo_sim.md, "Runs 9 and
+# the protocols share the lease's minutes (docs/halo_sim_log.md, "Runs 9 and
 # 10"); each binding is first checked with one tiny mpirun.
 # Each sweep keeps its own budget (BUDGET_S) and timeouts; the exit status is
 # non-zero if any sweep failed or skipped a run, or a binding is refused.
