@@ -2,15 +2,15 @@
 """docs/halo_sim/heldout_plot.py PNG [ROOT] — the frozen model's held-out
 errors on the runs recorded after it (docs/halo_sim.md, "At a glance"), one
 point per case, from the committed golden CSVs under ROOT (default: the
-repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-21), at 4
-ranks on their own fit (13, 16, 17, 18, 20), and 4 ranks predicted from 2-rank traces alone
+repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-22), at 4
+ranks on their own fit (13, 16, 17, 18, 20, 22), and 4 ranks predicted from 2-rank traces alone
 (13 and 17 from their own 2-rank medians, 16 from run 15's; the model
 without the machine calibration, x4_calibration.csv's uncalibrated column),
 and the 2 -> 4 predictions with the machine calibration of the on-node MPI
 step, leave-one-run-out cross-validated on the five sets (revised after
 seeing; "2 -> 4 ranks from a machine calibration"), and the calibrated
-predictions of runs 18 and 20, sealed until the calibration was fitted
-(held-out; "Runs 18 and 19", "Runs 20 and 21"). Prints each group's case
+predictions of runs 18, 20 and 22, sealed until the calibration was fitted
+(held-out; "Runs 18 and 19", "Runs 20 and 21", "Run 22"). Prints each group's case
 count, median and max |error| and draws the PNG (gnuplot) with the ±5 % and
 ±10 % lines of issue #15's bound.
 """
@@ -29,17 +29,17 @@ GROUPS = [
     ("2 ranks, held-out sizes",
      ["validation_run13_2rank.csv", "validation_run14.csv", "validation_run15.csv",
       "validation_run17_2rank.csv", "validation_run18_2rank.csv", "validation_run19.csv",
-      "validation_run20_2rank.csv", "validation_run21.csv"], HELD_OUT),
+      "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv"], HELD_OUT),
     ("4 ranks, own fit, held-out sizes",
      ["validation_run13_4rank.csv", "validation_run16_4rank.csv", "validation_run17_4rank.csv",
-      "validation_run18_4rank.csv", "validation_run20_4rank.csv"],
+      "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv"],
      HELD_OUT),
     ("2 -> 4 ranks from 2-rank traces",
      [X4], ("set", {"run13", "run16", "run17"}, "error_uncalibrated_pct")),
     ("2 -> 4 ranks, machine calibration, cross-validated",
      [X4], ("set", {"x4", "run12", "run13", "run16", "run17"}, "error_cross_validated_pct")),
-    ("2 -> 4 ranks, machine calibration, sealed runs 18 and 20",
-     ["x4_h200_run18.csv", "x4_h100_run20.csv"], HELD_OUT),
+    ("2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22",
+     ["x4_h200_run18.csv", "x4_h100_run20.csv", "x4_h100_run22.csv"], HELD_OUT),
 ]
 
 
