@@ -1,6 +1,7 @@
 // sim/main.cc — the `xferlab` command: dispatches to subcommands.
 #include <malloc.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,13 +80,23 @@ int main(int argc, char** argv) {
   // page faults, ~1 ms (docs/performance.md, "Fixed cost per replay").
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
-  const int rc = xferlab::cli::main_impl(argc, argv);
+  int rc = xferlab::cli::main_impl(argc, argv);
+  // Output still in stdio's buffer (all of a small one) is written here: a
+  // full disk or a closed pipe loses it, and the exit status says so where
+  // the command had not already failed and said why.
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int error = errno;
+    if (rc == xferlab::cli::kExitOk) {
+      std::fprintf(stderr, "xferlab: writing standard output: %s\n", std::strerror(error));
+      rc = xferlab::cli::kExitRuntime;
+    }
+  }
 #ifndef __SANITIZE_ADDRESS__
   // The command has written and closed all it makes; tearing the process
   // down (its tables freed, static destructors, SimGrid's exit handlers)
   // changes nothing outside it and costs ~0.2 ms of a small replay. (Under
   // AddressSanitizer the leak check runs at exit: a normal exit there.)
-  std::cout.flush();
   std::fflush(nullptr);
   std::_Exit(rc);
 #endif

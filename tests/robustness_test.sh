@@ -60,6 +60,24 @@ grep -q '^name = "mine"' "$tmp/show.toml" || fail "XFERLAB_PRESETS does not over
 "$xferlab" platform show "$tmp/presets/h200x2_nvlink4.toml" > "$tmp/show.toml"
 grep -q '^name = "mine"' "$tmp/show.toml" || fail "a preset file path is not used"
 
+# 10. Standard output that cannot be written (a full disk; a closed pipe with
+# SIGPIPE ignored) is a runtime error, not exit 0 with the output lost: small
+# outputs sit in stdio's buffer until the exit's flush.
+expect_error 1 "xferlab: writing standard output: No space left on device" \
+  sh -c '"$1" replay "$2" --mechanism hardware > /dev/full' sh "$xferlab" "$tmp/poll.xftrace"
+expect_error 1 "xferlab: writing standard output: No space left on device" \
+  sh -c '"$1" version > /dev/full' sh "$xferlab"
+# One message where the command itself saw the failure (export checks its stream).
+expect_error 1 "writing the output failed" \
+  sh -c '"$1" trace export --perfetto "$2" > /dev/full' sh "$xferlab" "$tmp/poll.xftrace"
+"$xferlab" trace generate --gpus 8 "$tmp/big.xft" > /dev/null  # ~1 MB of JSON: past the pipe's buffer
+set +e
+(trap '' PIPE; "$xferlab" trace export --perfetto "$tmp/big.xft" | head -c 1 > /dev/null
+ exit "${PIPESTATUS[0]}") 2> "$tmp/err.txt"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "a closed pipe (SIGPIPE ignored): exit $rc (want 1): $(cat "$tmp/err.txt")"
+
 # 5. A real trace that overflowed its buffers (proact --trace-capacity=1024 on
 # 1x H200, traces/real/2026-11-25_h200x1_robust): every reader says how many
 # events were lost and the capacity to re-record with.
