@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every section citation in the repository (docs/<name>.md then `, `, `'s `
-# or a space, then the heading in double quotes; in code, comments,
-# scripts, tests, program output strings and docs; a comment may break it
-# over lines), names a section that exists in that file: a markdown heading,
+# or a space, then the heading in double quotes, and each further heading
+# listed after it with `, ` or ` and `; in code, comments, scripts, tests,
+# program output strings and docs; a comment may break it over lines, a C++
+# string literal split in two ("... \"Two " "words\"") is joined), names a
+# section that exists in that file: a markdown heading,
 # or a bold run-in label (`**Label.**` opening a paragraph or list item),
 # the docs' sub-section marks. A citation may abbreviate: the heading need
 # only start with it. ASCII spellings match (`->` for →, `^3` for ³, `-` for
@@ -43,8 +45,12 @@ files = sorted(f for f in listed
 # lines joins up again.
 COMMENT = re.compile(r"^\s*(?://+|#+|\*|--|;+|%)?\s?")
 # docs/NAME.md then `, ` / `'s ` / a space, then the quoted heading (possibly
-# escaped, as in a C++ string).
-CITE = re.compile(r"\b(docs/[\w./-]*?\.md)(?:,\s*|'s\s+|\s+)\\?\"([^\"\\\n]{1,300}?)\\?\"")
+# escaped, as in a C++ string: an escaped opening quote closed by a plain one
+# is a literal split in two, continued by SPLIT); MORE: a further heading of
+# the same file.
+CITE = re.compile(r"\b(docs/[\w./-]*?\.md)(?:,\s*|'s\s+|\s+)(\\?)\"([^\"\\\n]{1,300}?)(\\?)\"")
+SPLIT = re.compile(r"\s*\"([^\"\\\n]{0,300}?)(\\?)\"")
+MORE = re.compile(r"(?:,\s*|,?\s+and\s+)(\\?)\"([^\"\\\n]{1,300}?)(\\?)\"")
 HEADING = re.compile(r"#{1,6}\s+(.*)")
 RUN_IN = re.compile(r"(?:[-*]\s+)?\*\*([^*]+)")
 
@@ -95,19 +101,33 @@ for path in files:
         pos += len(line) + 1
     joined = " ".join(parts)
     for m in CITE.finditer(joined):
-        doc, heading = m.group(1), m.group(2)
+        doc = m.group(1)
         line_no = bisect.bisect_right(starts, m.start())
-        want = norm(heading).rstrip(".").rstrip()
-        if not want:
-            continue
-        cited += 1
-        found = sections_of(doc)
-        if found is None:
-            print(f'{path}:{line_no}: {doc} does not exist (cited with "{heading}")')
-            broken += 1
-        elif not any(s.startswith(want) for s in found):
-            print(f'{path}:{line_no}: {doc} has no heading "{heading}"')
-            broken += 1
+        headings = []
+        opened, heading, closed, end = m.group(2), m.group(3), m.group(4), m.end()
+        while True:
+            while opened and not closed:
+                part = SPLIT.match(joined, end)
+                if not part:
+                    break
+                heading, closed, end = heading + part.group(1), part.group(2), part.end()
+            headings.append(heading)
+            more = MORE.match(joined, end)
+            if not more:
+                break
+            opened, heading, closed, end = more.group(1), more.group(2), more.group(3), more.end()
+        for heading in headings:
+            want = norm(heading).rstrip(".").rstrip()
+            if not want:
+                continue
+            cited += 1
+            found = sections_of(doc)
+            if found is None:
+                print(f'{path}:{line_no}: {doc} does not exist (cited with "{heading}")')
+                broken += 1
+            elif not any(s.startswith(want) for s in found):
+                print(f'{path}:{line_no}: {doc} has no heading "{heading}"')
+                broken += 1
 print(f"{cited} section citations in {len(files)} files, {broken} broken")
 sys.exit(1 if broken else 0)
 EOF
