@@ -8,6 +8,9 @@
 #include <initializer_list>
 #include <map>
 #include <numeric>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "hw_model/mpi_progress.h"
 
@@ -31,6 +34,23 @@ double mean_of(const HaloRun& run, double (*get)(const HaloRankTrace&)) {
   double s = 0;
   for (const HaloRankTrace& r : run.ranks) s += get(r);
   return s / static_cast<double>(run.ranks.size());
+}
+
+// switch_from_env: an opt-in switch read from the environment: `unset` when
+// `var` is not set, else the value named in `choices`; any other text an
+// error naming the variable and the value ("V='x' is not a or b").
+template <typename T>
+Result<T> switch_from_env(const char* var, T unset,
+                          std::initializer_list<std::pair<const char*, T>> choices) {
+  const char* v = std::getenv(var);
+  if (!v) return unset;
+  std::string names;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const auto& [name, value] = choices.begin()[i];
+    if (std::string_view(v) == name) return value;
+    names += std::string(i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + name;
+  }
+  return make_error(std::string(var) + "='" + v + "' is not " + names);
 }
 
 }  // namespace
@@ -349,23 +369,14 @@ SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g) {
 }
 
 Result<ProxyDrivers> proxy_drivers_from_env() {
-  constexpr const char* kVar = "XFERLAB_HALO_PROXY_DRIVERS";
-  const char* v = std::getenv(kVar);
-  if (!v) return ProxyDrivers::kWorkAndBytes;
-  const std::string s = v;
-  if (s == "work") return ProxyDrivers::kWorkAndBytes;
-  if (s == "surface") return ProxyDrivers::kSurfaceAndVolume;
-  return make_error(std::string(kVar) + "='" + s + "' is not work or surface");
+  return switch_from_env(
+      "XFERLAB_HALO_PROXY_DRIVERS", ProxyDrivers::kWorkAndBytes,
+      {{"work", ProxyDrivers::kWorkAndBytes}, {"surface", ProxyDrivers::kSurfaceAndVolume}});
 }
 
 Result<EndClasses> end_classes_from_env() {
-  constexpr const char* kVar = "XFERLAB_HALO_END_CLASSES";
-  const char* v = std::getenv(kVar);
-  if (!v) return EndClasses::kPooled;
-  const std::string s = v;
-  if (s == "pooled") return EndClasses::kPooled;
-  if (s == "matched") return EndClasses::kMatched;
-  return make_error(std::string(kVar) + "='" + s + "' is not pooled or matched");
+  return switch_from_env("XFERLAB_HALO_END_CLASSES", EndClasses::kPooled,
+                         {{"pooled", EndClasses::kPooled}, {"matched", EndClasses::kMatched}});
 }
 
 std::vector<Sample> same_protocol(const std::vector<Sample>& samples, const HaloGeometry& end,
@@ -494,24 +505,14 @@ Result<double> late_start_ns() {
 constexpr const char* kMpiChainVar = "XFERLAB_HALO_MPI_CHAIN";
 constexpr bool kMpiChainDefault = false;  // the rule of the docs' section was not met
 Result<bool> mpi_chain() {
-  const char* v = std::getenv(kMpiChainVar);
-  if (!v) return kMpiChainDefault;
-  const std::string s = v;
-  if (s != "0" && s != "1") {
-    return make_error(std::string(kMpiChainVar) + "='" + s + "' is not 0 or 1");
-  }
-  return s == "1";
+  return switch_from_env(kMpiChainVar, kMpiChainDefault, {{"0", false}, {"1", true}});
 }
 }  // namespace
 
 Result<ResidualPlacement> residual_placement_from_env() {
-  constexpr const char* kVar = "XFERLAB_HALO_RESIDUAL_PLACEMENT";
-  const char* v = std::getenv(kVar);
-  if (!v) return ResidualPlacement::kMessage;
-  const std::string s = v;
-  if (s == "message") return ResidualPlacement::kMessage;
-  if (s == "payload") return ResidualPlacement::kPayload;
-  return make_error(std::string(kVar) + "='" + s + "' is not message or payload");
+  return switch_from_env(
+      "XFERLAB_HALO_RESIDUAL_PLACEMENT", ResidualPlacement::kMessage,
+      {{"message", ResidualPlacement::kMessage}, {"payload", ResidualPlacement::kPayload}});
 }
 
 double residual_ns(const HaloWorkload& w, const HaloGeometry& g, const GeoMessage& m,

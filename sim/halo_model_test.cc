@@ -10,6 +10,9 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "hw_model/mpi_progress.h"
 #include "traces/event.h"
@@ -20,6 +23,30 @@ namespace {
 
 using traces::Event;
 using traces::EventKind;
+
+// expect_switch: an opt-in switch's reader: unset, `unset`; each choice's
+// name, its value; anything else an error naming the variable, the value
+// and the choices ("VAR='x' is not " + names).
+template <typename T>
+void expect_switch(const char* var, Result<T> (*read)(), T unset,
+                   const std::vector<std::pair<const char*, T>>& choices,
+                   const std::string& names) {
+  ASSERT_EQ(unsetenv(var), 0);
+  ASSERT_TRUE(read().ok()) << var;
+  EXPECT_EQ(*read(), unset) << var;
+  for (const auto& [name, value] : choices) {
+    ASSERT_EQ(setenv(var, name, 1), 0);
+    ASSERT_TRUE(read().ok()) << var << "=" << name;
+    EXPECT_EQ(*read(), value) << var << "=" << name;
+  }
+  for (const char* bad : {"", "2", "Other", "bytes "}) {
+    ASSERT_EQ(setenv(var, bad, 1), 0);
+    Result<T> r = read();
+    ASSERT_FALSE(r.ok()) << var << "=" << bad;
+    EXPECT_EQ(r.error().message, std::string(var) + "='" + bad + "' is not " + names);
+  }
+  ASSERT_EQ(unsetenv(var), 0);
+}
 
 TEST(HaloGeometry, PaperMessageSizesAndSplits) {
   // Elis et al. Table 2: 200^3 over 64 ranks (4x4x4): face 60000, edge 1200, vertex 24 B.
@@ -633,24 +660,11 @@ TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
     EXPECT_EQ(surf.pack_phase_ns, def.pack_phase_ns) << v;
     EXPECT_EQ(surf.notify_gpu_to_cpu_ns, def.notify_gpu_to_cpu_ns) << v;
   }
-  // The switch: unset and "work" the default, "surface" the opt-in, anything
-  // else an error naming the variable and the value.
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
-  ASSERT_TRUE(proxy_drivers_from_env().ok());
-  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kWorkAndBytes);
-  ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", "work", 1), 0);
-  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kWorkAndBytes);
-  ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", "surface", 1), 0);
-  EXPECT_EQ(*proxy_drivers_from_env(), ProxyDrivers::kSurfaceAndVolume);
-  for (const char* bad : {"", "1", "Surface", "bytes"}) {
-    ASSERT_EQ(setenv("XFERLAB_HALO_PROXY_DRIVERS", bad, 1), 0);
-    Result<ProxyDrivers> d = proxy_drivers_from_env();
-    ASSERT_FALSE(d.ok()) << bad;
-    EXPECT_NE(d.error().message.find("XFERLAB_HALO_PROXY_DRIVERS='" + std::string(bad) + "'"),
-              std::string::npos)
-        << d.error().message;
-  }
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_PROXY_DRIVERS"), 0);
+  // The switch: unset and "work" the default, "surface" the opt-in.
+  expect_switch(
+      "XFERLAB_HALO_PROXY_DRIVERS", proxy_drivers_from_env, ProxyDrivers::kWorkAndBytes,
+      {{"work", ProxyDrivers::kWorkAndBytes}, {"surface", ProxyDrivers::kSurfaceAndVolume}},
+      "work or surface");
 }
 
 // XFERLAB_HALO_END_CLASSES=matched (docs/halo_sim_log.md, "Stacked / stream
@@ -703,24 +717,10 @@ TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
   same.residual_per_recv_ns = 12000;
   EXPECT_FALSE(match_protocol(same, run, cube(200), cube(180)));  // 4320 B edges: rendezvous
   EXPECT_EQ(same.residual_per_recv_ns, 12000);
-  // The switch: unset and "pooled" the default, "matched" the opt-in, anything
-  // else an error naming the variable and the value.
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
-  ASSERT_TRUE(end_classes_from_env().ok());
-  EXPECT_EQ(*end_classes_from_env(), EndClasses::kPooled);
-  ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", "pooled", 1), 0);
-  EXPECT_EQ(*end_classes_from_env(), EndClasses::kPooled);
-  ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", "matched", 1), 0);
-  EXPECT_EQ(*end_classes_from_env(), EndClasses::kMatched);
-  for (const char* bad : {"", "1", "Matched", "class"}) {
-    ASSERT_EQ(setenv("XFERLAB_HALO_END_CLASSES", bad, 1), 0);
-    Result<EndClasses> c = end_classes_from_env();
-    ASSERT_FALSE(c.ok()) << bad;
-    EXPECT_NE(c.error().message.find("XFERLAB_HALO_END_CLASSES='" + std::string(bad) + "'"),
-              std::string::npos)
-        << c.error().message;
-  }
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_END_CLASSES"), 0);
+  // The switch: unset and "pooled" the default, "matched" the opt-in.
+  expect_switch("XFERLAB_HALO_END_CLASSES", end_classes_from_env, EndClasses::kPooled,
+                {{"pooled", EndClasses::kPooled}, {"matched", EndClasses::kMatched}},
+                "pooled or matched");
 }
 
 // XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (docs/halo_sim_log.md, "Stacked /
@@ -759,24 +759,11 @@ TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
   w.residual_per_recv_ns = 3000;
   for (const GeoMessage& m : messages_of(tiny, 0))
     EXPECT_EQ(residual_ns(w, tiny, m, ResidualPlacement::kPayload), 3000);
-  // The switch: unset and "message" the default, "payload" the opt-in,
-  // anything else an error naming the variable and the value.
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_RESIDUAL_PLACEMENT"), 0);
-  ASSERT_TRUE(residual_placement_from_env().ok());
-  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kMessage);
-  ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", "message", 1), 0);
-  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kMessage);
-  ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", "payload", 1), 0);
-  EXPECT_EQ(*residual_placement_from_env(), ResidualPlacement::kPayload);
-  for (const char* bad : {"", "1", "Payload", "bytes"}) {
-    ASSERT_EQ(setenv("XFERLAB_HALO_RESIDUAL_PLACEMENT", bad, 1), 0);
-    Result<ResidualPlacement> r = residual_placement_from_env();
-    ASSERT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.error().message.find("XFERLAB_HALO_RESIDUAL_PLACEMENT='" + std::string(bad) + "'"),
-              std::string::npos)
-        << r.error().message;
-  }
-  ASSERT_EQ(unsetenv("XFERLAB_HALO_RESIDUAL_PLACEMENT"), 0);
+  // The switch: unset and "message" the default, "payload" the opt-in.
+  expect_switch(
+      "XFERLAB_HALO_RESIDUAL_PLACEMENT", residual_placement_from_env, ResidualPlacement::kMessage,
+      {{"message", ResidualPlacement::kMessage}, {"payload", ResidualPlacement::kPayload}},
+      "message or payload");
 }
 
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
