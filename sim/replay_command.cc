@@ -136,7 +136,13 @@ int run_replay(const cli::Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') opened = open_replay_trace(args[0]);
   // Halo / GPUDirect Async traces have their own replay (sim/halo_command.h).
   if (opened.halo) return run_halo_replay(args, out, err);
-  if (opened.error) return fail(err, *opened.error);
+  // A trace that does not open is said before a flag error (a halo flag is
+  // unknown here: "unknown flag --ranks" would hide the missing file); --help
+  // still prints the help.
+  if (opened.error) {
+    Result<bool> parsed = replay_flags().parse(args);
+    if (!parsed.ok() || *parsed) return fail(err, *opened.error);
+  }
   phase_mark("trace opened (halo check)");
   FlagSet flags = replay_flags();
   if (std::optional<int> rc =

@@ -78,6 +78,11 @@ rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "a closed pipe (SIGPIPE ignored): exit $rc (want 1): $(cat "$tmp/err.txt")"
 
+# 11. --help prints the help whatever TRACE is (a trace that does not open is
+# reported before a flag error, not before the help).
+"$xferlab" replay /nonexistent.xft --help > "$tmp/help.txt" || fail "replay MISSING --help: exit $?"
+grep -q '^usage: xferlab replay' "$tmp/help.txt" || fail "replay MISSING --help: no help"
+
 # 5. A real trace that overflowed its buffers (proact --trace-capacity=1024 on
 # 1x H200, traces/real/2026-11-25_h200x1_robust): every reader says how many
 # events were lost and the capacity to re-record with.
