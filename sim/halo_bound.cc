@@ -29,12 +29,6 @@ struct Repeat {
   int line = 0;
 };
 
-std::string signed_pct(double e) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f", e);
-  return buf;
-}
-
 // RunLaunches: a kept directory's name and repeats, read once.
 struct RunLaunches {
   std::string run;
@@ -109,6 +103,7 @@ Result<LaunchRepeats> read_launch_repeats(const std::string& dir) {
     for (const Repeat& r : reps) walls.push_back(r.wall_ns);
     std::sort(walls.begin(), walls.end());
     const double median_wall = walls[(walls.size() - 1) / 2];
+    out.spread_pct[c] = 100.0 * (walls.back() - walls.front()) / median(walls);
     if (kept->wall_ns != median_wall) {
       return make_error(out.file + ":" + std::to_string(kept->line) +
                         ": column 'kept': " + kept->name + " of " + c.first + " " + c.second +
@@ -181,9 +176,10 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
                    [&](size_t a, size_t b) { return natural_less(runs[a].run, runs[b].run); });
   for (size_t i = 0; i < bound_runs.size(); ++i) column_of[bound_runs[i]] = i;
   if (!any) return std::string();
-  // Per held-out (variant, size): the error of each bound run.
+  // Per held-out (variant, size): the error of each bound run, and the
+  // spread of the launches its median is of (information beside the error).
   std::vector<std::pair<std::string, std::string>> order;  // (variant, size)
-  std::map<std::pair<std::string, std::string>, std::vector<double>> errors;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> errors, spreads;
   for (const HaloBoundCase& c : cases) {
     if (!in_bound_set(c)) continue;
     const size_t r = run_index.at(c.dir);
@@ -197,26 +193,41 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
     auto [it, added] = errors.try_emplace(key, bound_runs.size(), std::nan(""));
     if (added) order.push_back(key);
     it->second[column_of[r]] = c.error_pct;
+    const auto spread = rep.spread_pct.find({c.variant, c.label});
+    spreads.try_emplace(key, bound_runs.size(), std::nan("")).first->second[column_of[r]] =
+        spread == rep.spread_pct.end() ? std::nan("") : spread->second;
   }
   Table table({{"variant"},
                {"size"},
                {"error_per_run_pct"},
+               {"launch_spread_per_run_pct"},
                {"median_abs_error_pct", 3},
                {"max_abs_error_pct", 3},
+               {"median_launch_spread_pct", 3},
                {"bound"}});
+  // per_run: "v1 / v2 / ..." ("-" for a run without a value) and the values.
+  auto per_run = [](const std::vector<double>& values, const char* format) {
+    std::pair<std::string, std::vector<double>> out;
+    for (const double v : values) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, format, v);
+      out.first += (out.first.empty() ? "" : " / ") + (std::isnan(v) ? "-" : std::string(buf));
+      if (!std::isnan(v)) out.second.push_back(v);
+    }
+    return out;
+  };
   size_t met = 0;
   for (const auto& key : order) {
-    std::string per_run;
+    auto [error_text, errs] = per_run(errors.at(key), "%+.1f");
+    auto [spread_text, spread_values] = per_run(spreads.at(key), "%.0f");
     std::vector<double> abs;
-    for (const double e : errors.at(key)) {
-      per_run += (per_run.empty() ? "" : " / ") + (std::isnan(e) ? "-" : signed_pct(e));
-      if (!std::isnan(e)) abs.push_back(std::fabs(e));
-    }
+    for (const double e : errs) abs.push_back(std::fabs(e));
     const double med = median(abs);
     const double max = *std::max_element(abs.begin(), abs.end());
     const bool ok = med <= kBoundMedianAbsPct && max <= kBoundMaxAbsPct;
     met += ok;
-    table.add_row({key.first, key.second, per_run, med, max, std::string(ok ? "met" : "not met")});
+    table.add_row({key.first, key.second, error_text, spread_text, med, max, median(spread_values),
+                   std::string(ok ? "met" : "not met")});
   }
   std::ostringstream os;
   os << "issue #15 bound (2-rank held-out, per variant and size, over runs that are "
@@ -225,7 +236,7 @@ Result<std::string> halo_bound_text(const std::vector<HaloBoundCase>& cases) {
                                                           : std::to_string(min_launches) + ".." +
                                                                 std::to_string(max_launches);
   if (!bound_runs.empty()) {
-    os << "runs (error_per_run_pct in this order):";
+    os << "runs (error_per_run_pct and launch_spread_per_run_pct in this order):";
     for (size_t i = 0; i < bound_runs.size(); ++i) {
       const RunLaunches& r = runs[bound_runs[i]];
       os << (i ? ", " : " ") << r.run << " (median of " << r.repeats.launches << ")";

@@ -30,14 +30,19 @@ struct LaunchRepeats {
   std::string file;  ///< the repeats.csv read ("" without one).
   /// (variant, label) of each configuration -> line of its kept repeat.
   std::map<std::pair<std::string, std::string>, int> kept_line;
+  /// (variant, label) -> its launches' spread, (max - min) / median of their
+  /// iteration_wall_avg_ns (the mean of the two middle ones for an even
+  /// count, as docs/halo_sim/bind_study.py), in %. Empty without repeats.csv.
+  std::map<std::pair<std::string, std::string>, double> spread_pct;
 };
 
 // read_launch_repeats: `dir`/repeats.csv (tools/halo_median_repeat.py), checked:
 // columns variant, label, repeat, iteration_wall_avg_ns (> 0) and kept (yes |
 // no); per configuration (variant, label) distinct repeats, exactly one kept,
 // and the kept one's iteration_wall_avg_ns the median of the configuration's
-// (the lower middle for an even count). Errors "FILE:LINE: column 'NAME': ..."
-// (exit 2). No repeats.csv: launches 1.
+// (the lower middle for an even count); each configuration's launch spread.
+// Errors "FILE:LINE: column 'NAME': ..." (exit 2). No repeats.csv: launches 1,
+// no spreads.
 Result<LaunchRepeats> read_launch_repeats(const std::string& dir);
 
 // HaloBoundCase: one validate_halo case as the bound needs it.
@@ -55,7 +60,10 @@ struct HaloBoundCase {
 // halo_bound_text: the bound block of `xferlab validate` (table format) over
 // `cases`: per held-out (variant, size) of the 2-rank runs whose repeats.csv
 // says launches >= kBoundMinLaunches, each run's error, median and max
-// |error| and met / not met; a count "bound: K of M variant/sizes met over R
+// |error| and met / not met, and beside them, for information only (it
+// decides nothing), each run's launch spread of that configuration
+// (LaunchRepeats::spread_pct; "-" where a run has none) and its median over
+// the runs; a count "bound: K of M variant/sizes met over R
 // median-of-N runs"; and the 2-rank runs with held-out cases left out (single
 // launches, or medians of fewer launches) with the reason. "" when no case is
 // a 2-rank held-out one. Errors: a malformed repeats.csv in any case's

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -35,6 +37,7 @@ TEST(ReadLaunchRepeats, NoFileIsOneLaunch) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->launches, 1);
   EXPECT_TRUE(r->kept_line.empty());
+  EXPECT_TRUE(r->spread_pct.empty());  // the block shows "-" for it
 }
 
 TEST(ReadLaunchRepeats, CountsLaunchesAndFindsTheKeptOne) {
@@ -44,6 +47,38 @@ TEST(ReadLaunchRepeats, CountsLaunchesAndFindsTheKeptOne) {
   EXPECT_EQ(r->launches, 3);
   EXPECT_EQ(r->kept_line.at({"sa", "gpus2_400"}), 3);
   EXPECT_EQ(r->kept_line.at({"ki", "gpus2_box32"}), 6);
+  EXPECT_DOUBLE_EQ(r->spread_pct.at({"sa", "gpus2_400"}), 100);  // (300 - 100) / 200
+}
+
+// launches: a configuration's launches with these walls (ns), the median
+// (the lower middle for an even count) kept.
+std::string launches(const std::string& variant, const std::string& label,
+                     std::vector<double> walls_ns) {
+  std::vector<double> sorted = walls_ns;
+  std::sort(sorted.begin(), sorted.end());
+  const double kept = sorted[(sorted.size() - 1) / 2];
+  std::string out;
+  for (size_t i = 0; i < walls_ns.size(); ++i) {
+    char wall[32];
+    std::snprintf(wall, sizeof wall, "%g", walls_ns[i]);
+    out += variant + "," + label + ",halo.csv,rep" + std::to_string(i + 1) + "," + wall + "," +
+           (walls_ns[i] == kept ? "yes,2\n" : "no,\n");
+  }
+  return out;
+}
+
+// The spread is (max - min) / median of the configuration's launches: run
+// 22's noisy 4-rank host 400 (docs/halo_sim_log.md, "Run 22") in file order,
+// and an even count, whose median is the mean of the two middle launches
+// (not the kept lower middle, which would give 200 %).
+TEST(ReadLaunchRepeats, SpreadIsMaxMinusMinOverTheMedian) {
+  Result<LaunchRepeats> r = read_launch_repeats(
+      run_dir("spread", std::string(kHeader) +
+                            launches("host", "gpus2_400", {933e3, 416e3, 1114e3, 521e3, 423e3}) +
+                            launches("sa", "gpus2_400", {500, 100, 300, 200})));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NEAR(r->spread_pct.at({"host", "gpus2_400"}), 100.0 * (1114 - 416) / 521, 1e-9);
+  EXPECT_DOUBLE_EQ(r->spread_pct.at({"sa", "gpus2_400"}), 160);  // 400 / 250
 }
 
 TEST(ReadLaunchRepeats, FewestLaunchesOverConfigurations) {
@@ -139,14 +174,21 @@ TEST(HaloBoundText, MedianAndMaxPerVariantAndSizeOverMedianRunsOnly) {
                     "medians of N >= 3 launches):\n"),
             std::string::npos)
       << *t;
-  EXPECT_NE(t->find("runs (error_per_run_pct in this order): A (median of 3), B (median of 3), "
-                    "C (median of 3)\n"),
+  EXPECT_NE(t->find("runs (error_per_run_pct and launch_spread_per_run_pct in this order): A "
+                    "(median of 3), B (median of 3), C (median of 3)\n"),
             std::string::npos)
       << *t;
-  EXPECT_NE(squeezed(*t).find("\nsa 400 -4.0 / +5.0 / -6.0 5.00 6.00 met\n"), std::string::npos)
-      << *t;
-  EXPECT_NE(squeezed(*t).find("\nki 400 +1.0 / +10.5 / +0.5 1.00 10.5 not met\n"),
+  EXPECT_NE(squeezed(*t).find("\nvariant size error_per_run_pct launch_spread_per_run_pct "
+                              "median_abs_error_pct max_abs_error_pct median_launch_spread_pct "
+                              "bound\n"),
             std::string::npos)
+      << *t;
+  EXPECT_NE(squeezed(*t).find("\nsa 400 -4.0 / +5.0 / -6.0 100 / 100 / 100 5.00 6.00 100 met\n"),
+            std::string::npos)
+      << *t;
+  EXPECT_NE(
+      squeezed(*t).find("\nki 400 +1.0 / +10.5 / +0.5 100 / 100 / 100 1.00 10.5 100 not met\n"),
+      std::string::npos)
       << *t;
   EXPECT_NE(t->find("bound: 1 of 2 variant/sizes met over 3 median-of-3 runs"), std::string::npos)
       << *t;
@@ -169,11 +211,45 @@ TEST(HaloBoundText, RunsInNaturalOrder) {
   }
   Result<std::string> t = halo_bound_text(cases);
   ASSERT_TRUE(t.ok()) << t.error().message;
-  EXPECT_NE(t->find("runs (error_per_run_pct in this order): x_run9 (median of 3), x_run010 "
-                    "(median of 3), x_run11 (median of 3), x_run14 (median of 3)\n"),
+  EXPECT_NE(t->find("runs (error_per_run_pct and launch_spread_per_run_pct in this order): "
+                    "x_run9 (median of 3), x_run010 (median of 3), x_run11 (median of 3), x_run14 "
+                    "(median of 3)\n"),
             std::string::npos)
       << *t;
-  EXPECT_NE(squeezed(*t).find("\nsa 400 +9.0 / +10.0 / +11.0 / +14.0 10.5 14.0 not met\n"),
+  EXPECT_NE(
+      squeezed(*t).find(
+          "\nsa 400 +9.0 / +10.0 / +11.0 / +14.0 100 / 100 / 100 / 100 10.5 14.0 100 not met\n"),
+      std::string::npos)
+      << *t;
+}
+
+// Each run's launch spread stands beside its error, in the runs' natural
+// order; a run without the (variant, size) shows "-" in both; the median is
+// over the runs that have one. The bound is decided on the errors alone.
+TEST(HaloBoundText, LaunchSpreadPerRunBesideTheErrors) {
+  const std::string r9 =
+      run_dir("s_run9", std::string(kHeader) + launches("sa", "gpus2_400", {95, 100, 105}) +
+                            launches("ki", "gpus2_400", {90, 100, 110}));
+  const std::string r10 = run_dir(
+      "s_run10", std::string(kHeader) + launches("sa", "gpus2_400", {416, 423, 521, 933, 1114}) +
+                     launches("ki", "gpus2_400", {100, 200, 300, 500}));
+  const std::string r11 =
+      run_dir("s_run11", std::string(kHeader) + launches("sa", "gpus2_400", {80, 100, 120}));
+  Result<std::string> t = halo_bound_text(
+      {held_out(r11, "sa", "400", 2), held_out(r10, "sa", "400", -12), held_out(r9, "sa", "400", 1),
+       held_out(r10, "ki", "400", 3), held_out(r9, "ki", "400", -4)});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  // sa: spreads 10, 134, 40 -> median 40; |errors| 1, 12, 2 -> median 2,
+  // max 12: not met, whatever run 10's noise.
+  EXPECT_NE(
+      squeezed(*t).find("\nsa 400 +1.0 / -12.0 / +2.0 10 / 134 / 40 2.00 12.0 40.0 not met\n"),
+      std::string::npos)
+      << *t;
+  // ki: not in s_run11; spreads 20 and 160 (median 250 of four) -> 90.
+  EXPECT_NE(squeezed(*t).find("\nki 400 -4.0 / +3.0 / - 20 / 160 / - 3.50 4.00 90.0 met\n"),
+            std::string::npos)
+      << *t;
+  EXPECT_NE(t->find("bound: 1 of 2 variant/sizes met over 3 median-of-3..4 runs"),
             std::string::npos)
       << *t;
 }
@@ -188,6 +264,7 @@ TEST(HaloBoundText, FewerThanThreeLaunchesIsLeftOutNotAnError) {
       << *t;
   EXPECT_NE(t->find("two_launches (median of 2 launches)"), std::string::npos) << *t;
   EXPECT_EQ(t->find("runs (error_per_run_pct"), std::string::npos) << *t;
+  EXPECT_EQ(t->find("launch_spread"), std::string::npos) << *t;
 }
 
 TEST(HaloBoundText, NothingWithoutTwoRankHeldOutCases) {

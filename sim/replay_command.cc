@@ -184,7 +184,8 @@ static FlagSet validate_flags() {
             "or --captures all: they are not samples of the untraced median (docs/validation.md).\n"
             "Halo / GDA traces (table format): after the summaries, issue #15's bound per\n"
             "held-out variant and size over the 2-rank runs that are medians of >= 3 launches\n"
-            "(their repeats.csv says so); single launches are named, not counted: one launch\n"
+            "(their repeats.csv says so), with each run's launch spread beside its error\n"
+            "(information only); single launches are named, not counted: one launch\n"
             "differs from the next by more than the bound (docs/halo_sim.md, \"Validation\").\n"
             "A malformed repeats.csv is an error (exit 2).");
   f.set_positionals("TRACES|DIRS", 0, SIZE_MAX, "traces, or directories searched recursively");

@@ -5,7 +5,11 @@
 #     the DIRs (medians of 5: their repeats.csv), each held-out (variant, size)
 #     of their golden CSVs with each run's error_pct (to the printed 0.1),
 #     median and max |error| and met / not met recomputed from the golden
-#     error_pct values, and "bound: K of M ... over R median-of-5 runs";
+#     error_pct values, each run's launch spread (to the printed 1) and their
+#     median recomputed from its repeats.csv ((max - min) / median of the
+#     configuration's iteration_wall_avg_ns), "-" in both per-run columns
+#     where a run has no golden row, and "bound: K of M ... over R
+#     median-of-5 runs";
 #     SINGLE_LAUNCH_DIR (no repeats.csv) is named as left out, FOUR_RANK_DIR
 #     (4 ranks) nowhere;
 #  2. a copy of the first DIR whose repeats.csv keeps 2 launches per
@@ -46,14 +50,26 @@ for i in "${!dirs[@]}"; do
     "${goldens[$i]}"
 done > "$tmp/golden"
 [ -s "$tmp/golden" ] || fail "no held-out rows in the golden CSVs"
-awk -v single="$(name_of "$single")" -v four="$(name_of "$four")" -v runs="${#dirs[@]}" '
+# The launch spreads: NAME,variant,label,spread_pct of every configuration.
+for i in "${!dirs[@]}"; do
+  awk -F, -v name="${names[$i]}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { k = $c["variant"] "," $c["label"]; if (!(k in n)) keys[++nk] = k
+      v[k, ++n[k]] = $c["iteration_wall_avg_ns"] + 0 }
+    END { for (j = 1; j <= nk; j++) { k = keys[j]; m = n[k]; delete w
+            for (i = 1; i <= m; i++) w[i] = v[k, i]
+            for (i = 2; i <= m; i++) { t = w[i]; for (l = i - 1; l > 0 && w[l] > t; l--) w[l + 1] = w[l]; w[l + 1] = t }
+            med = m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2
+            print name "," k "," 100 * (w[m] - w[1]) / med } }' "${dirs[$i]}/repeats.csv"
+done > "$tmp/spread"
+awk -v spreads="$tmp/spread" -v golden="$tmp/golden" -v single="$(name_of "$single")" -v four="$(name_of "$four")" -v runs="${#dirs[@]}" '
   function abs(x) { return x < 0 ? -x : x }
   function near(got, want, tol) { return abs(got - want) <= tol }
   function bad(msg) { print "FAIL: " msg; failed = 1 }
-  FNR == NR { split($0, g, ","); err[g[1], g[2], g[3]] = g[4]
+  FILENAME == spreads { split($0, g, ","); spread[g[1], g[2], g[3]] = g[4]; next }
+  FILENAME == golden { split($0, g, ","); err[g[1], g[2], g[3]] = g[4]
               if (!((g[2], g[3]) in seen)) { seen[g[2], g[3]] = 1; nkey++ }
               inrun[g[1]] = 1; next }
-  /^runs \(error_per_run_pct in this order\): / {
+  /^runs \(error_per_run_pct and launch_spread_per_run_pct in this order\): / {
     sub(/^[^:]*: /, ""); n = split($0, r, ", ")
     if (n != runs) bad("the block has " n " runs, expected " runs ": " $0)
     for (i = 1; i <= n; i++) {
@@ -65,20 +81,32 @@ awk -v single="$(name_of "$single")" -v four="$(name_of "$four")" -v runs="${#di
   /^variant +size / { table = 1; next }
   table && /^bound: / { table = 0 }
   table {
-    # variant size e1 / e2 / ... median max met|not met
+    # variant size e1 / e2 / ... s1 / s2 / ... median max spread_median met|not met
     variant = $1; size = $2; rows++
-    nf = split($0, f, / +/); k = 3; nrun = 0; delete abse
+    nf = split($0, f, / +/); k = 3; nrun = 0; delete abse; delete sp; ns = 0
     for (i = 1; i <= runs; i++) {
-      e = f[k]; k += 2; nrun++
+      e = f[k]; s = f[k + 2 * runs - 1]; k += 2; nrun++
       want = err[order[i], variant, size]
-      if (want == "") { if (e != "-") bad(variant " " size " " order[i] ": " e ", no golden row"); continue }
+      if (want == "") {
+        if (e != "-" || s != "-") bad(variant " " size " " order[i] ": " e ", " s ", no golden row")
+        continue
+      }
       if (!near(e + 0, want + 0, 0.05 + 1e-9)) bad(variant " " size " " order[i] ": " e " vs golden " want)
       abse[++na[variant, size]] = abs(want + 0)
+      want_s = spread[order[i], variant, "gpus2_" size]
+      if (want_s == "") bad(variant " " size " " order[i] ": no launches in its repeats.csv")
+      if (!near(s + 0, want_s + 0, 0.5 + 1e-9)) bad(variant " " size " " order[i] ": spread " s " vs repeats.csv " want_s)
+      sp[++ns] = want_s + 0
     }
+    k += 2 * runs - 1
     m = na[variant, size]
     for (i = 2; i <= m; i++) { t = abse[i]; for (j = i - 1; j > 0 && abse[j] > t; j--) abse[j + 1] = abse[j]; abse[j + 1] = t }
     med = m % 2 ? abse[(m + 1) / 2] : (abse[m / 2] + abse[m / 2 + 1]) / 2; mx = abse[m]
-    got_med = f[k - 1]; got_max = f[k]; verdict = f[k + 1] (f[k + 2] != "" ? " " f[k + 2] : "")
+    for (i = 2; i <= ns; i++) { t = sp[i]; for (j = i - 1; j > 0 && sp[j] > t; j--) sp[j + 1] = sp[j]; sp[j + 1] = t }
+    med_s = ns % 2 ? sp[(ns + 1) / 2] : (sp[ns / 2] + sp[ns / 2 + 1]) / 2
+    got_med = f[k - 1]; got_max = f[k]; got_med_s = f[k + 1]
+    verdict = f[k + 2] (f[k + 3] != "" ? " " f[k + 3] : "")
+    if (!near(got_med_s, med_s, 0.005 * med_s + 0.005)) bad(variant " " size ": spread median " got_med_s " vs " med_s)
     if (!near(got_med, med, 0.005 * med + 0.005)) bad(variant " " size ": median " got_med " vs " med)
     if (!near(got_max, mx, 0.005 * mx + 0.005)) bad(variant " " size ": max " got_max " vs " mx)
     want_verdict = (med <= 5 && mx <= 10) ? "met" : "not met"
@@ -96,7 +124,7 @@ awk -v single="$(name_of "$single")" -v four="$(name_of "$four")" -v runs="${#di
     leftout++ }
   index($0, four) { bad("the 4-rank run is in the block: " $0) }
   END { if (bounds != 1) bad("no bound line"); if (leftout != 1) bad("no left-out line")
-        exit failed }' "$tmp/golden" "$tmp/block" || fail "the bound block disagrees with the golden CSVs"
+        exit failed }' "$tmp/spread" "$tmp/golden" "$tmp/block" || fail "the bound block disagrees with the golden CSVs"
 
 # 2. Fewer than 3 launches: a copy of the first run keeping its kept repeat
 # and the next slower one of each configuration (the kept one stays the lower
