@@ -74,8 +74,12 @@ Status TaskGraph::validate() const {
       return make_error("task graph: route between endpoints " + std::to_string(r.src) + " and " +
                         std::to_string(r.dst) + " is out of range or a loop");
     }
-    for (uint32_t l : r.links) {
-      if (l >= links_.size()) return make_error("task graph: route uses an unknown link");
+    for (size_t i = 0; i < r.links.size(); ++i) {
+      if (r.links[i] >= links_.size()) return make_error("task graph: route uses an unknown link");
+      // The platform's star zone would cross it once (build_graph_platform).
+      if (std::find(r.links.begin(), r.links.begin() + i, r.links[i]) != r.links.begin() + i) {
+        return make_error("task graph: route uses link '" + links_[r.links[i]].name + "' twice");
+      }
     }
   }
   for (size_t i = 0; i < tasks_.size(); ++i) {
@@ -141,17 +145,24 @@ constexpr int kActorStackKiB = 128;      // GraphRun's actors: a few frames of s
 // GraphHosts: the SimGrid hosts a task graph runs on.
 struct GraphHosts {
   std::vector<sg4::Host*> exec;       ///< per executor: its cores.
-  std::vector<sg4::Host*> endpoints;  ///< per endpoint (transfers between them).
+  std::vector<sg4::Host*> endpoints;  ///< per endpoint: its issuer and inbox.
+  std::vector<sg4::Host*> routes;     ///< per route: where its transfers leave from.
 };
 
 // build_graph_platform: the graph's executors, endpoints, links and routes.
 GraphHosts build_graph_platform(const TaskGraph& g) {
   GraphHosts hosts;
-  // Endpoints and links in a full zone (its route table is endpoints
-  // squared); executors in an empty sibling zone, so they cost no routes.
-  // No activity crosses the two, so neither needs a gateway.
+  // Endpoints, routes and links in a star zone, whose memory is linear in its
+  // hosts: each route is a host of its own whose links up are the route's
+  // links (in order), and endpoints have no links, so a transfer put from
+  // its route's host into its destination's inbox crosses exactly the
+  // route's links. A full zone's table is hosts squared: with an endpoint
+  // pair per paced flow, a halo node of 64 ranks allocated 79 MB for it, of
+  // 512 ranks 5 GB (docs/halo_sim.md, "Speed"). Executors are in an empty sibling
+  // zone, so they cost no routes. No activity crosses the two, so neither
+  // needs a gateway.
   sg4::NetZone* root = sg4::create_empty_zone("task_graph");
-  sg4::NetZone* zone = sg4::create_full_zone("network");
+  sg4::NetZone* zone = sg4::create_star_zone("network");
   zone->set_parent(root);
   sg4::NetZone* compute = sg4::create_empty_zone("executors");
   compute->set_parent(root);
@@ -170,11 +181,11 @@ GraphHosts build_graph_platform(const TaskGraph& g) {
     links.push_back(zone->create_link(l.name, l.bw_bytes_per_s)->set_latency(l.latency_ns * 1e-9));
     links.back()->seal();
   }
-  for (const GraphRoute& r : g.routes()) {
+  for (size_t i = 0; i < g.routes().size(); ++i) {
     std::vector<sg4::LinkInRoute> path;
-    for (uint32_t l : r.links) path.emplace_back(links[l]);
-    zone->add_route(hosts.endpoints[r.src]->get_netpoint(), hosts.endpoints[r.dst]->get_netpoint(),
-                    nullptr, nullptr, path, false);
+    for (uint32_t l : g.routes()[i].links) path.emplace_back(links[l]);
+    hosts.routes.push_back(zone->create_host("route" + std::to_string(i), kCoreSpeedFlops)->seal());
+    zone->add_route(hosts.routes.back()->get_netpoint(), nullptr, nullptr, nullptr, path, false);
   }
   compute->seal();
   zone->seal();
@@ -185,9 +196,9 @@ GraphHosts build_graph_platform(const TaskGraph& g) {
 // Issuer: the daemon actor on an endpoint that starts the transfers leaving
 // it and completes those that ended. A transfer is a put into its
 // destination's permanent inbox (sim/simgrid_platform.h, put: not sendto,
-// whose cost grows with every comm in flight), and a put leaves from its
-// issuer's host, so maestro, which starts the other tasks, hands transfers to
-// the issuer on their source.
+// whose cost grows with every comm in flight) made by an actor, which moves
+// to the transfer's route host for it (build_graph_platform), so maestro,
+// which starts the other tasks, hands transfers to the issuer on their source.
 struct Issuer {
   sg4::SemaphorePtr bell = sg4::Semaphore::create(0);
   bool rung = false;                ///< a wake-up is pending
@@ -449,7 +460,7 @@ void GraphRun::issue(uint32_t endpoint) {
     for (sg4::CommPtr& c : std::exchange(me.ended, {})) c->test();
     for (uint32_t i : std::exchange(me.ready, {})) {
       const Task& t = g_.tasks()[i];
-      sg4::CommPtr comm = put(hosts_.endpoints[endpoint], inboxes_[g_.routes()[t.where].dst],
+      sg4::CommPtr comm = put(hosts_.routes[t.where], inboxes_[g_.routes()[t.where].dst],
                               static_cast<uint64_t>(t.amount));
       moving_.emplace(comm->get_impl(), i);
       acts_[i] = std::move(comm);
@@ -495,7 +506,7 @@ void GraphRun::reschedule() {
       comm->cancel();
       acts_[t] = nullptr;
     } else {
-      sg4::CommPtr comm = put(hosts_.endpoints[route.src], inboxes_[route.dst],
+      sg4::CommPtr comm = put(hosts_.routes[g_.tasks()[t].where], inboxes_[route.dst],
                               static_cast<uint64_t>(std::llround(left_bytes_[t])));
       moving_.emplace(comm->get_impl(), t);
       acts_[t] = std::move(comm);

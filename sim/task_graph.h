@@ -60,7 +60,7 @@ struct GateWindow {
 };
 
 // GraphRoute: a path from endpoint src to endpoint dst (endpoints are plain
-// ids; a pair has at most one route).
+// ids; a route is its own platform host, so a pair may have several).
 struct GraphRoute {
   uint32_t src = 0, dst = 0;
   std::vector<uint32_t> links;

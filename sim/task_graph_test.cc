@@ -178,6 +178,24 @@ TEST(TaskGraph, RejectsCyclesAndBadAmounts) {
       gated_slow.transfer(gated_slow.add_route(ga, gb, {gated_slow.add_link("l", 1e9, 10)}), 1);
   gated_slow.gate_transfer(gt, gated_slow.add_gate());
   EXPECT_NE(gated_slow.validate().error().message.find("latency"), std::string::npos);
+  TaskGraph twice;  // a route crosses a link once
+  const uint32_t l = twice.add_link("l", 1e9, 0);
+  twice.add_route(twice.add_endpoint(), twice.add_endpoint(), {l, l});
+  EXPECT_NE(twice.validate().error().message.find("'l' twice"), std::string::npos);
+}
+
+// Two routes between one pair of endpoints (each its own platform host):
+// each transfer crosses its own route's links, in full 1000 B at 1 B/ns and
+// 1000 B at 0.5 B/ns plus 100 ns of latency.
+TEST(TaskGraph, RoutesBetweenOnePairAreDistinct) {
+  TaskGraph g;
+  const uint32_t a = g.add_endpoint(), b = g.add_endpoint();
+  const uint32_t fast = g.transfer(g.add_route(a, b, {g.add_link("fast", 1e9, 0)}), 1000);
+  const uint32_t slow = g.transfer(g.add_route(a, b, {g.add_link("slow", 5e8, 100)}), 1000);
+  Result<TaskTimes> r = run_task_graph_isolated(g);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NEAR(r->end_ns[fast], 1000, 1e-3);
+  EXPECT_NEAR(r->end_ns[slow], 2100, 1e-3);
 }
 
 }  // namespace
