@@ -564,7 +564,7 @@ struct HaloGraphBuilder {
   bool contention = false;       // host memory modelled
   bool use_nic_for_all = false;  // every message through the NIC model
   std::vector<uint32_t> cpu, gpu, proxy;
-  std::vector<uint32_t> out_ep, in_ep, up, down, host_mem;  // per node
+  std::vector<uint32_t> out_ep, in_ep, up, down, host_mem, mem_sink;  // per node
   std::map<std::pair<int, int>, uint32_t> route;
   std::vector<uint32_t> progress, progress_ep;  // per rank, when modelled
   std::map<std::pair<int, int>, uint32_t> progress_route;
@@ -629,11 +629,17 @@ struct HaloGraphBuilder {
     // at its measured rate, so alone it takes its measured time and only the
     // max-min share of host memory can slow it (the call's copy is replaced,
     // not added to).
+    // The flows of a node end in one endpoint (a receiver actor per flow
+    // cost ≈ 11 KB each; routes are platform hosts of their own, so they may
+    // share it) but start from one each: a shared issuer would change the
+    // order the flows enter the max-min solver.
     contention = net.host_memory_bw_bytes_per_s > 0;
     host_mem.resize(nodes);
+    mem_sink.resize(nodes);
     for (int n = 0; n < nodes && contention; ++n) {
       host_mem[n] =
           tg.add_link("host_memory" + std::to_string(n), net.host_memory_bw_bytes_per_s, 0);
+      mem_sink[n] = tg.add_endpoint();
     }
     // MPI progress (hw_model/mpi_progress.h): one processor-shared engine
     // per rank that the rendezvous payload of its peer messages in flight,
@@ -695,8 +701,9 @@ struct HaloGraphBuilder {
   uint32_t paced(int rank, double bytes, double ns) {
     const uint32_t own =
         tg.add_link("paced" + std::to_string(tg.links().size()), bytes / (ns * 1e-9), 0);
-    const uint32_t a = tg.add_endpoint(), b = tg.add_endpoint();
-    return tg.transfer(tg.add_route(a, b, {own, host_mem[rank / per_node]}), bytes);
+    const int node = rank / per_node;
+    return tg.transfer(tg.add_route(tg.add_endpoint(), mem_sink[node], {own, host_mem[node]}),
+                       bytes);
   }
 
   // on_engine (sa/ki): `task`, `ns` of the proxy's work on rank `rank`, also
