@@ -124,7 +124,7 @@ Status apply_workload_model(Prepared& p, const std::string& gpu_model,
       roofline_rescale(*wm, from ? &from->gpu : nullptr, from ? from->source : "", m.gpu,
                        p.preset + (sets.empty() ? "" : " with --set"));
   if (!r.line.empty() && (other_gpu || !from)) p.model_note += "note: " + r.line + "\n";
-  p.input = scale_compute(p.input, r.time_factor);
+  p.input = scale_compute(std::move(p.input), r.time_factor);
   if (!strong) return Status::Ok();
   Result<ReplayInput> s = strong_scale(p.input, *wm, n, static_cast<uint32_t>(m.gpu.sm_count));
   if (!s.ok()) return s.error();
@@ -273,26 +273,25 @@ Result<uint32_t> parse_count(const std::string& flag, const std::string& text, u
 
 // ---- replay -----------------------------------------------------------------
 
-Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::TraceReader> opened) {
+namespace {
+
+// replay_prepared: replay() of `req` prepared as `p` already.
+Result<ReplayOutput> replay_prepared(const ReplayRequest& req, const Prepared& p) {
   Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
   if (!mechs.ok()) return mechs.error();
-  Result<Prepared> p = prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false,
-                               req.scaling, std::move(opened));
-  if (!p.ok()) return p.error();
-  phase_mark("preset, machine and workload model");
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
   ReplayOutput out{.table = replay_table(),
-                   .note = replay_note(p->input, unscaled) + p->model_note,
-                   .model_note = p->model_note,
+                   .note = replay_note(p.input, unscaled) + p.model_note,
+                   .model_note = p.model_note,
                    .results = {},
-                   .warnings = p->input.warnings,
+                   .warnings = p.input.warnings,
                    .measured = std::nullopt,
-                   .preset = p->preset,
-                   .trace_start_ns = p->input.trace_start_ns};
-  if (unscaled && p->input.num_gpus == p->machine.num_gpus) out.measured = p->input.measured;
-  for (const IterationInput& it : p->input.iterations) {
+                   .preset = p.preset,
+                   .trace_start_ns = p.input.trace_start_ns};
+  if (unscaled && p.input.num_gpus == p.machine.num_gpus) out.measured = p.input.measured;
+  for (const IterationInput& it : p.input.iterations) {
     for (const KernelInput& k : it.kernels) {
-      out.chunk_transfers += k.chunks.size() * proact::dests(p->machine, k).size();
+      out.chunk_transfers += k.chunks.size() * proact::dests(p.machine, k).size();
     }
   }
   const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
@@ -306,19 +305,18 @@ Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::Trac
   // The mechanisms' simulations are independent: one process each, in parallel.
   Result<std::vector<ReplayResult>> results = std::vector<ReplayResult>();
   if (req.in_this_process && options.size() == 1) {
-    Result<ReplayResult> r = simulate(p->input, p->machine, options[0]);
+    Result<ReplayResult> r = simulate(p.input, p.machine, options[0]);
     if (!r.ok()) return r.error();
     results->push_back(std::move(*r));
   } else {
-    results =
-        simulate_many(p->input, p->machine, options, req.jobs > 0 ? req.jobs : default_jobs());
+    results = simulate_many(p.input, p.machine, options, req.jobs > 0 ? req.jobs : default_jobs());
   }
   if (!results.ok()) return results.error();
   phase_mark("simulated (fork, wait, results: where forked)");
   for (const ReplayResult& r : *results) {
     const bool has_measured = out.measured && out.measured->mechanism == r.mechanism;
     out.table.add_row(
-        {p->input.name, p->preset, static_cast<int64_t>(p->machine.num_gpus),
+        {p.input.name, p.preset, static_cast<int64_t>(p.machine.num_gpus),
          std::string(mechanism_name(r.mechanism)), r.end_to_end_ns / 1000, r.exposed_ns / 1000,
          r.overlap, r.link_utilization, r.wire_bytes,
          has_measured ? out.measured->reference_ns() / 1000 : NAN,
@@ -330,6 +328,22 @@ Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::Trac
     out.note += "note: " + why + "\n";
   }
   return out;
+}
+
+Result<Prepared> prepare_request(const ReplayRequest& req,
+                                 std::optional<traces::TraceReader> opened = std::nullopt) {
+  return prepare(req.trace, req.platform, req.sets, req.gpus, req.chunk_bytes, false, req.scaling,
+                 std::move(opened));
+}
+
+}  // namespace
+
+Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::TraceReader> opened) {
+  if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) return m.error();
+  Result<Prepared> p = prepare_request(req, std::move(opened));
+  if (!p.ok()) return p.error();
+  phase_mark("preset, machine and workload model");
+  return replay_prepared(req, *p);
 }
 
 Status write_timeline(std::ostream& os, const std::string& trace, const ReplayOutput& output,
@@ -792,9 +806,7 @@ Result<ReplayRequest> point_request(const SweepRequest& req, const std::vector<s
       r.sets.push_back(key + "=" + pt[i]);
     }
   }
-  Result<Prepared> p =
-      prepare(r.trace, r.platform, r.sets, r.gpus, r.chunk_bytes, false, r.scaling);
-  if (!p.ok()) return p.error();
+  if (Result<Prepared> p = prepare_request(r); !p.ok()) return p.error();
   return r;
 }
 
@@ -855,7 +867,8 @@ std::string sweep_refusal(const SweepRequest& req, bool halo) {
 Result<SweepOutput> run_points(const SweepRequest& req,
                                const std::vector<std::vector<std::string>>& points,
                                const Table& row_columns,
-                               const std::function<Result<Table>(size_t)>& work) {
+                               const std::function<Result<Table>(size_t)>& work,
+                               const std::function<void(size_t)>& before_fork = nullptr) {
   std::vector<Table::Column> columns;
   for (const SweepParam& p : req.params) columns.push_back({p.key});
   columns.insert(columns.end(), row_columns.columns().begin(), row_columns.columns().end());
@@ -884,7 +897,8 @@ Result<SweepOutput> run_points(const SweepRequest& req,
         }
         return Status::Ok();
       },
-      "sweep: point");
+      "sweep: point",
+      before_fork ? [&](size_t k) { before_fork(begin + k); } : std::function<void(size_t)>());
   if (!s.ok()) return s.error();
   return out;
 }
@@ -931,11 +945,24 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
     if (!r.ok()) return r.error();
     requests.push_back(std::move(*r));
   }
-  return run_points(req, points, replay_table(), [&](size_t i) -> Result<Table> {
-    Result<ReplayOutput> o = replay(requests[i]);
-    if (!o.ok()) return o.error();
-    return std::move(o->table);
-  });
+  // Each point is prepared here, just before its fork, and its process
+  // replays what it inherits: a forked process pays a page fault for every
+  // page it writes, so preparing a point there cost about three times as
+  // much. Only the latest point's preparation is held, so forks stay small
+  // (docs/performance.md, Cut 16).
+  std::optional<Result<Prepared>> prepared;
+  return run_points(
+      req, points, replay_table(),
+      [&](size_t i) -> Result<Table> {
+        if (!prepared->ok()) return prepared->error();
+        Result<ReplayOutput> o = replay_prepared(requests[i], **prepared);
+        if (!o.ok()) return o.error();
+        return std::move(o->table);
+      },
+      [&](size_t i) {
+        prepared.reset();  // its pages are reused, not faulted in anew
+        prepared = prepare_request(requests[i]);
+      });
 }
 
 }  // namespace xferlab::sim

@@ -6,9 +6,10 @@
 # says more about the neighbours than about xferlab. Prints one table row per
 # case (docs/performance.md keeps the result with its commit and machine).
 #
-# Usage: sim/bench_replay.sh [quick|full|every|graph]   (after bazel build //sim:xferlab)
+# Usage: sim/bench_replay.sh [quick|sweep|full|every|graph]   (after bazel build //sim:xferlab)
 #   quick: committed traces at their own GPU count, generated 16 GPUs, all;
 #          then sweeps of the small committed traces (a separate table).
+#   sweep: only quick's sweeps table.
 #   full:  also committed traces at 16 GPUs (dgx2_v100_nvswitch, 4x P100 mesh),
 #          two more committed traces there (4-GPU micro, Jacobi 16 KiB),
 #          generated 64 and 1024 GPUs (4 iterations, and 1 at 1024).
@@ -27,7 +28,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
-case "$mode" in quick | full | every | graph) ;; *) echo "usage: $0 [quick|full|every|graph]" >&2; exit 2 ;; esac
+case "$mode" in quick | sweep | full | every | graph) ;;
+  *) echo "usage: $0 [quick|sweep|full|every|graph]" >&2; exit 2 ;;
+esac
 bin=${XFERLAB_BIN:-bazel-bin}/sim/xferlab
 limit=${BENCH_CPU_LIMIT_S:-120}
 mechs="memcpy inline polling cdp hardware infinite"
@@ -132,17 +135,19 @@ committed=(
   "$real/2026-11-22_h200x4_nvswitch/traces/jacobi_g4_polling_c256KiB_t4096.xft.zst"
   "$real/2026-11-22_h200x4_nvswitch/traces/micro_g4_none_c16KiB_t32.xft.zst"
 )
-for t in "${committed[@]}"; do
-  for m in $mechs; do row "$(basename "$t" .xft.zst)" "$t" "$m"; done
-done
-row "$(basename "${committed[0]}" .xft.zst)" "${committed[0]}" all
+if [ "$mode" != sweep ]; then
+  for t in "${committed[@]}"; do
+    for m in $mechs; do row "$(basename "$t" .xft.zst)" "$t" "$m"; done
+  done
+  row "$(basename "${committed[0]}" .xft.zst)" "${committed[0]}" all
 
-# Generated: 16 GPUs on the 16-GPU DGX-2 preset, 256 chunks per GPU.
-"$bin" trace generate --gpus 16 --chunks 256 --ctas 4096 --iterations 4 "$tmp/g16.xftrace" \
-  >/dev/null 2>&1
-for m in $mechs; do row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" "$m" \
-  --platform dgx2_v100_nvswitch; done
-row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" all --platform dgx2_v100_nvswitch
+  # Generated: 16 GPUs on the 16-GPU DGX-2 preset, 256 chunks per GPU.
+  "$bin" trace generate --gpus 16 --chunks 256 --ctas 4096 --iterations 4 "$tmp/g16.xftrace" \
+    >/dev/null 2>&1
+  for m in $mechs; do row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" "$m" \
+    --platform dgx2_v100_nvswitch; done
+  row "generated 16 GPUs, 256 chunks" "$tmp/g16.xftrace" all --platform dgx2_v100_nvswitch
+fi
 
 # Sweeps: `xferlab sweep` loads the program once and forks a process per
 # point (and one per mechanism under it), so a point does not pay the program

@@ -76,13 +76,15 @@ Result<std::string> finish_isolated(IsolatedChild child, const std::string& what
 Status run_isolated_in_order(size_t n, uint32_t jobs,
                              const std::function<std::string(size_t)>& work,
                              const std::function<Status(size_t, Result<std::string>)>& done,
-                             const std::string& what) {
+                             const std::string& what,
+                             const std::function<void(size_t)>& before_fork) {
   std::deque<std::pair<size_t, IsolatedChild>> running;
   Status status = Status::Ok();
   size_t next = 0;
   while (next < n || !running.empty()) {
     while (status.ok() && running.size() < std::max<uint32_t>(jobs, 1) && next < n) {
       const size_t i = next++;
+      if (before_fork) before_fork(i);
       Result<IsolatedChild> child = start_isolated([&work, i] { return work(i); });
       if (!child.ok()) {
         status = make_runtime_error(what + ": " + child.error().message);

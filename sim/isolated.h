@@ -34,10 +34,13 @@ Result<std::string> finish_isolated(IsolatedChild child, const std::string& what
 // most `jobs` at once; done(i, bytes) is called in index order, so what the
 // caller builds does not depend on `jobs`. The first error (from a fork or
 // from done) stops new work; children already running are reaped.
+// before_fork(i), if given, runs in this process just before work(i)'s fork:
+// what it sets up, the child inherits.
 Status run_isolated_in_order(size_t n, uint32_t jobs,
                              const std::function<std::string(size_t)>& work,
                              const std::function<Status(size_t, Result<std::string>)>& done,
-                             const std::string& what);
+                             const std::string& what,
+                             const std::function<void(size_t)>& before_fork = nullptr);
 
 // Most processes a pool runs at once (--jobs).
 inline constexpr uint32_t kMaxJobs = 64;

@@ -941,9 +941,15 @@ Result<ReplayResult> simulate(const ReplayInput& input, const Machine& machine,
   static bool used = false;
   if (used) return make_runtime_error("replay: one SimGrid simulation per process");
   used = true;
-  // The producer kernels share HBM with the mechanism's transfers.
-  const ReplayInput shared =
-      share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
+  // The producer kernels share HBM with the mechanism's transfers (copied
+  // only where that changes them: a copy costs a forked sweep point a page
+  // fault per page).
+  std::optional<ReplayInput> stretched;
+  if (shares_hbm(input, options.mechanism, machine.gpu.memory_bw_bytes_per_s)) {
+    stretched =
+        share_hbm(input, options.mechanism, machine.num_gpus, machine.gpu.memory_bw_bytes_per_s);
+  }
+  const ReplayInput& shared = stretched ? *stretched : input;
   if (options.core == ReplayCore::kGraph) return simulate_graph(shared, machine, options);
 
   phase_mark("simulation: input checked, HBM shared");

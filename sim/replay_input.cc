@@ -183,11 +183,8 @@ namespace {
 
 ReplayInput hbm_shared(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                        double hbm_bw_bytes_per_s, bool inverse) {
+  if (!shares_hbm(input, mechanism, hbm_bw_bytes_per_s)) return input;
   const bool reads = mechanism == Mechanism::kPolling || mechanism == Mechanism::kHardware;
-  const bool peer_writes = reads || mechanism == Mechanism::kInline;
-  if (!peer_writes || input.hbm_bytes_per_output_byte <= 0 || hbm_bw_bytes_per_s <= 0) {
-    return input;
-  }
   for (IterationInput& it : input.iterations) {
     std::vector<double> produced(it.kernels.size(), 0);
     std::vector<bool> sends(it.kernels.size(), false);  // has at least one peer to send to
@@ -223,6 +220,12 @@ ReplayInput hbm_shared(ReplayInput input, Mechanism mechanism, uint32_t gpus,
 }
 
 }  // namespace
+
+bool shares_hbm(const ReplayInput& input, Mechanism mechanism, double hbm_bw_bytes_per_s) {
+  const bool peer_writes = mechanism == Mechanism::kPolling || mechanism == Mechanism::kHardware ||
+                           mechanism == Mechanism::kInline;
+  return peer_writes && input.hbm_bytes_per_output_byte > 0 && hbm_bw_bytes_per_s > 0;
+}
 
 ReplayInput share_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                       double hbm_bw_bytes_per_s) {

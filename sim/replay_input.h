@@ -181,6 +181,9 @@ hw_model::SizingRegion sizing_region(const ReplayInput& input, uint64_t chunk_by
 // with its input moves it in and no copy is made.)
 ReplayInput share_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,
                       double hbm_bw_bytes_per_s);
+// shares_hbm: whether share_hbm can change `input` (else it is the identity,
+// and a caller holding the input by reference need not copy it).
+bool shares_hbm(const ReplayInput& input, Mechanism mechanism, double hbm_bw_bytes_per_s);
 // unshare_hbm: the inverse, for a timeline measured with `mechanism`
 // (share_hbm(unshare_hbm(x)) == x).
 ReplayInput unshare_hbm(ReplayInput input, Mechanism mechanism, uint32_t gpus,

@@ -388,9 +388,8 @@ ComputeRescale roofline_rescale(const WorkloadModel& model, const hw_model::GpuC
   return r;
 }
 
-ReplayInput scale_compute(const ReplayInput& in, double factor) {
-  if (factor == 1) return in;
-  ReplayInput out = in;
+ReplayInput scale_compute(ReplayInput out, double factor) {
+  if (factor == 1) return out;
   for (IterationInput& it : out.iterations) {
     for (KernelInput& k : it.kernels) {
       k.begin_ns *= factor;

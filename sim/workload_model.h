@@ -157,6 +157,6 @@ ComputeRescale roofline_rescale(const WorkloadModel& model, const hw_model::GpuC
 
 // scale_compute: every kernel's begin, duration and chunk times x factor
 // (host gaps between iterations unchanged).
-ReplayInput scale_compute(const ReplayInput& input, double factor);
+ReplayInput scale_compute(ReplayInput input, double factor);
 
 }  // namespace xferlab::sim
