@@ -275,10 +275,10 @@ Result<uint32_t> parse_count(const std::string& flag, const std::string& text, u
 
 namespace {
 
-// replay_prepared: replay() of `req` prepared as `p` already.
-Result<ReplayOutput> replay_prepared(const ReplayRequest& req, const Prepared& p) {
-  Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
-  if (!mechs.ok()) return mechs.error();
+// replay_prepared: replay() of `req`, its mechanisms parsed as `mechs` and
+// the rest prepared as `p` already.
+Result<ReplayOutput> replay_prepared(const ReplayRequest& req, const std::vector<Mechanism>& mechs,
+                                     const Prepared& p) {
   const bool unscaled = req.gpus == 0 && req.chunk_bytes == 0;
   ReplayOutput out{.table = replay_table(),
                    .note = replay_note(p.input, unscaled) + p.model_note,
@@ -294,10 +294,10 @@ Result<ReplayOutput> replay_prepared(const ReplayRequest& req, const Prepared& p
       out.chunk_transfers += k.chunks.size() * proact::dests(p.machine, k).size();
     }
   }
-  const bool compare = mechs->size() > 1 && std::find(mechs->begin(), mechs->end(),
-                                                      Mechanism::kHardware) != mechs->end();
+  const bool compare = mechs.size() > 1 &&
+                       std::find(mechs.begin(), mechs.end(), Mechanism::kHardware) != mechs.end();
   std::vector<ReplayOptions> options;
-  for (Mechanism m : *mechs) {
+  for (Mechanism m : mechs) {
     options.push_back(ReplayOptions{m, req.record_timeline, req.aggregate_fan_out,
                                     req.explain || (compare && m != Mechanism::kInfinite),
                                     req.core});
@@ -339,11 +339,12 @@ Result<Prepared> prepare_request(const ReplayRequest& req,
 }  // namespace
 
 Result<ReplayOutput> replay(const ReplayRequest& req, std::optional<traces::TraceReader> opened) {
-  if (Result<std::vector<Mechanism>> m = parse_mechanisms(req.mechanism); !m.ok()) return m.error();
+  Result<std::vector<Mechanism>> mechs = parse_mechanisms(req.mechanism);
+  if (!mechs.ok()) return mechs.error();
   Result<Prepared> p = prepare_request(req, std::move(opened));
   if (!p.ok()) return p.error();
   phase_mark("preset, machine and workload model");
-  return replay_prepared(req, *p);
+  return replay_prepared(req, *mechs, *p);
 }
 
 Status write_timeline(std::ostream& os, const std::string& trace, const ReplayOutput& output,
@@ -954,8 +955,10 @@ Result<SweepOutput> sweep(const SweepRequest& req) {
   return run_points(
       req, points, replay_table(),
       [&](size_t i) -> Result<Table> {
+        Result<std::vector<Mechanism>> mechs = parse_mechanisms(requests[i].mechanism);
+        if (!mechs.ok()) return mechs.error();
         if (!prepared->ok()) return prepared->error();
-        Result<ReplayOutput> o = replay_prepared(requests[i], **prepared);
+        Result<ReplayOutput> o = replay_prepared(requests[i], *mechs, **prepared);
         if (!o.ok()) return o.error();
         return std::move(o->table);
       },
