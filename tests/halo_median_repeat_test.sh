@@ -4,7 +4,9 @@
 # CSV rows, traces and logs must be the median repeat's; repeats.csv marks it;
 # a repeat without iteration_wall for a configuration and a missing folder
 # are one-line errors with a non-zero exit; a folder rep<not a number> is
-# ignored.
+# ignored; a configuration a repeat skipped (no rows: its sweep ran out of
+# budget) takes the median of the repeats that measured it, and one measured
+# by fewer than 3 is left out and named on stderr.
 set -euo pipefail
 tool=$1
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -43,6 +45,20 @@ grep -q 'median repeat' "$tmp/out/provenance.txt" || fail "provenance lacks the 
 sed -i 's/iteration_wall,70,70,70/iteration_wall,55,55,55/' "$tmp/in/rep2/boxes.csv"
 rm -rf "$tmp/out" && python3 "$tool" "$tmp/in" "$tmp/out" > /dev/null
 [ "$(cat "$tmp/out/traces/host_gpus2_box16_rank0.xft.zst")" = rep2 ] || fail "box median moved to rep2 but was not kept"
+# Skipped by a sweep's budget: rep4 has no box rows (median of rep1-3's
+# 50/55/60 stays rep2), ki box 32 only in rep1 and rep4 (left out, named).
+make_rep 4 250 0
+echo $header > "$tmp/in/rep4/boxes.csv"
+for k in 1 4; do echo "ki,gpus4_box32,4,4,50,iteration_wall,9,9,9" >> "$tmp/in/rep$k/boxes.csv"; done
+rm -rf "$tmp/out" && python3 "$tool" "$tmp/in" "$tmp/out" > /dev/null 2> "$tmp/err" || fail "partial repeats: exit $? ($(cat "$tmp/err"))"
+[ "$(cat "$tmp/out/traces/host_gpus2_box16_rank0.xft.zst")" = rep2 ] || fail "box median over rep1-3 not rep2"
+[ "$(cat "$tmp/out/traces/stream_gpus2_400_rank0.xft.zst")" = rep3 ] || fail "stream median over 4 (100/200/250/300: lower middle rep3)"
+grep -q 'left out, measured by fewer than 3 repeats: ki gpus4_box32 (2 repeats)' "$tmp/err" || fail "dropped not named: $(cat "$tmp/err")"
+grep -q 'gpus4_box32' "$tmp/out/boxes.csv" && fail "kept a configuration of 2 repeats"
+grep -q 'median over fewer repeats.*host gpus2_box16 (3)' "$tmp/out/provenance.txt" || fail "provenance: $(cat "$tmp/out/provenance.txt")"
+[ "$(grep -c '^host,gpus2_box16,' "$tmp/out/repeats.csv")" = 3 ] || fail "repeats.csv box rows: $(cat "$tmp/out/repeats.csv")"
+rm -rf "$tmp/in/rep4"
+sed -i '/gpus4_box32/d' "$tmp/in/rep1/boxes.csv"
 # Malformed: a repeat lacks the configuration's iteration_wall.
 sed -i '/iteration_wall/d' "$tmp/in/rep2/halo.csv"
 if python3 "$tool" "$tmp/in" "$tmp/bad" 2> "$tmp/err"; then fail "accepted a repeat without iteration_wall"; fi

@@ -6,7 +6,9 @@ OUTDIR holds rep1 ... repN, each a native/halo/run_all.sh output (halo.csv,
 boxes.csv, traces/, logs/, provenance.txt). For every configuration (variant
 and label, e.g. `stream gpus2_400`) that every repeat measured, the repeat
 whose `iteration_wall` average is the median of the N (N odd; for even N the
-lower middle) is kept: its CSV rows, its traces (`VARIANT_LABEL_rankR.xft*`)
+lower middle) is kept, N being the repeats that measured it (a repeat whose
+sweep ran out of its BUDGET_S has no rows for the configurations it skipped;
+a configuration measured by fewer than 3 repeats is left out and named): its CSV rows, its traces (`VARIANT_LABEL_rankR.xft*`)
 and its log go to DEST, which then reads like one run_all.sh output and
 `xferlab validate DEST` replays it. DEST/repeats.csv lists every repeat's
 iteration_wall and which one was kept; DEST/provenance.txt is rep1's with
@@ -17,6 +19,9 @@ import glob
 import os
 import shutil
 import sys
+
+
+MIN_REPEATS = 3  # the bound counts medians of N >= 3 launches
 
 
 def fail(msg):
@@ -75,16 +80,26 @@ def main():
     reps, data = load_repeats(outdir)
     os.makedirs(dest, exist_ok=True)
     summary = []
+    dropped = []  # configurations measured by fewer than MIN_REPEATS repeats
+    partial = []  # kept, but from fewer repeats than there are
     for name in ("halo.csv", "boxes.csv"):
         if not all(name in t for t in data):
             continue
-        configs = sorted({(r["variant"], r["size"]) for r in data[0][name]})
+        configs = sorted({(r["variant"], r["size"]) for t in data for r in t[name]})
         kept_rows = []
         for variant, label in configs:
-            walls = [iteration_wall(t[name], variant, label, os.path.join(rep, name))
-                     for rep, t in zip(reps, data)]
-            order = sorted(range(len(walls)), key=lambda i: walls[i])
-            k = order[(len(walls) - 1) // 2]
+            # Repeats with any row of the configuration measured it.
+            have = [i for i, t in enumerate(data)
+                    if any(r["variant"] == variant and r["size"] == label for r in t[name])]
+            if len(have) < MIN_REPEATS:
+                dropped.append("%s %s (%d repeat%s)" % (variant, label, len(have), "" if len(have) == 1 else "s"))
+                continue
+            walls = {i: iteration_wall(data[i][name], variant, label, os.path.join(reps[i], name))
+                     for i in have}
+            order = sorted(have, key=lambda i: walls[i])
+            k = order[(len(have) - 1) // 2]
+            if len(have) < len(reps):
+                partial.append("%s %s (%d)" % (variant, label, len(have)))
             kept_rows += [r for r in data[k][name] if r["variant"] == variant and r["size"] == label]
             n_traces = copy_matching(os.path.join(reps[k], "traces"), "%s_%s_rank*.xft*" % (variant, label),
                                      os.path.join(dest, "traces"))
@@ -92,7 +107,8 @@ def main():
             log = "%s_%s%s.log" % (place, "boxes_" if name == "boxes.csv" else "", variant + "_" +
                                    (tail[3:] if tail.startswith("box") else tail))
             copy_matching(os.path.join(reps[k], "logs"), log, os.path.join(dest, "logs"))
-            for i, w in enumerate(walls):
+            for i in have:
+                w = walls[i]
                 summary.append([variant, label, name, os.path.basename(reps[i]), "%.2f" % w,
                                 "yes" if i == k else "no", str(n_traces) if i == k else ""])
         with open(os.path.join(dest, name), "w", newline="") as f:
@@ -111,6 +127,14 @@ def main():
         f.write("\nmedian repeat: tools/halo_median_repeat.py over %d repeats (%s); per configuration "
                 "the repeat with the median iteration_wall average is kept (repeats.csv)\n"
                 % (len(reps), " ".join(os.path.basename(r) for r in reps)))
+        if partial:
+            f.write("median over fewer repeats (skipped by a sweep's budget in the others): %s\n"
+                    % ", ".join(partial))
+        if dropped:
+            f.write("left out (measured by fewer than %d repeats): %s\n" % (MIN_REPEATS, ", ".join(dropped)))
+    if dropped:
+        print("halo_median_repeat: left out, measured by fewer than %d repeats: %s"
+              % (MIN_REPEATS, ", ".join(dropped)), file=sys.stderr)
     print("halo_median_repeat: %d configurations from %d repeats -> %s" %
           (len({(s[0], s[1]) for s in summary}), len(reps), dest))
 
