@@ -15,7 +15,7 @@
 #   PLATFORM=h200x4_hgx_nvswitch BOXES="box16 box24 box32 box64" \
 #   tools/halo_predict_x4.sh docs/halo_sim/x4_h200_run16_from_run15.csv
 # (and say in the docs what the rows are in-sample for).
-# Also checks that a bad SET is refused with a one-line error.
+# Also checks that a bad SET or RANKS is refused with a one-line error.
 set -euo pipefail
 xferlab=$(readlink -f "$1")
 script=$2
@@ -35,4 +35,8 @@ rc=0
 XFERLAB=$xferlab SET=bogus "$script" "$tmp/bad.csv" > "$tmp/bad" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "SET must be revised or held-out, got 'bogus'" "$tmp/bad" ||
   fail "bad SET: exit $rc, $(cat "$tmp/bad")"
+rc=0
+XFERLAB=$xferlab RANKS=2 "$script" "$tmp/bad.csv" > "$tmp/bad" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "RANKS must be a rank count of at least 3, got '2'" "$tmp/bad" ||
+  fail "bad RANKS: exit $rc, $(cat "$tmp/bad")"
 echo PASS

@@ -20,6 +20,8 @@
 # iteration_wall (CSV avg, µs) of the same configuration at 2 ranks on both
 # machines and at 4 ranks separates the machine from the rank count.
 # Writes OUT_CSV (default docs/halo_sim/x4_progress.csv) and prints the table.
+# RANKS (default 4) is the rank count of FOUR's runs and of the prediction
+# (e.g. RANKS=3 for a 3x1x1 run on a 4-GPU node; the columns keep their names).
 # Other runs: TWO (2-rank traces), FOUR (4-rank traces), PLATFORM and BOXES
 # (default "box16 box32 box64") override the defaults, e.g. the fresh runs of
 # docs/halo_sim.md: FOUR=<4-rank dir> BOXES="box16 box24 box32 box64"; SET=held-out
@@ -42,6 +44,8 @@ platform=${PLATFORM:-h200x4_hgx_nvswitch}
 # SET labels the rows: "revised" where the 4-rank data was seen before the
 # model's last change (the default runs), "held-out" for a run recorded after it.
 set=${SET:-revised}
+ranks=${RANKS:-4}
+case $ranks in [3-9] | [1-9][0-9]*) ;; *) echo "halo_predict_x4: RANKS must be a rank count of at least 3, got '$ranks'" >&2; exit 2 ;; esac
 case $set in revised | held-out) ;; *) echo "halo_predict_x4: SET must be revised or held-out, got '$set'" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,14 +66,14 @@ for v in baseline stream stacked host sa ki; do
   sizes="200 400 800"
   case $v in host | sa | ki) sizes="$sizes ${BOXES:-box16 box32 box64}" ;; esac
   for s in $sizes; do
-    "$x" replay "$two/traces/${v}_gpus2_${s}_rank0.xft.zst" --ranks 4 --scaling weak \
+    "$x" replay "$two/traces/${v}_gpus2_${s}_rank0.xft.zst" --ranks "$ranks" --scaling weak \
       --platform $platform --format csv | awk -F, -v s="$s" 'NR == 2 { print $1, s, $7, $8, $9, $10, $11 }'
   done
 done > "$tmp/pred.txt"
 
 {
   echo "variant,size,ranks,set,components,measured_us,predicted_us,error_pct,pack_meas_us,pack_sim_us,post_meas_us,post_sim_us,wait_meas_us,wait_sim_us,unpack_meas_us,unpack_sim_us,wall_2rank_x2_us,wall_2rank_x4machine_us,wall_4rank_us,measured_source"
-  awk -F, -v OFS=, -v set="$set" -v run="$two" '
+  awk -F, -v OFS=, -v set="$set" -v run="$two" -v ranks="$ranks" '
     function us(w, m, v, l) { return ((m, v, l) in w) ? sprintf("%.3f", w[m, v, l]) : "" }
     FILENAME ~ /wall/ { split($0, w, " "); wall[w[1], w[2], w[3]] = w[4]; next }
     FILENAME ~ /measured/ {
@@ -81,23 +85,23 @@ done > "$tmp/pred.txt"
       next
     }
     { split($0, p, " "); k = p[1] SUBSEP p[2]
-      if (!(k in meas)) { print "halo_predict_x4: no 4-rank measurement of " p[1] " " p[2] > "/dev/stderr"; exit 1 }
+      if (!(k in meas)) { print "halo_predict_x4: no " ranks "-rank measurement of " p[1] " " p[2] > "/dev/stderr"; exit 1 }
       m = meas[k]; gda = p[1] == "sa" || p[1] == "ki"
-      printf "%s,%s,4,%s,2-rank trace %s of %s (own; fitted at 2 ranks; progress engines from the 2-rank latency lines of the same run),%.3f,%.3f,%.2f", p[1], p[2], set, p[2], run, m, p[3], 100 * (p[3] - m) / m
+      printf "%s,%s,%d,%s,2-rank trace %s of %s (own; fitted at 2 ranks; progress engines from the 2-rank latency lines of the same run),%.3f,%.3f,%.2f", p[1], p[2], ranks, set, p[2], run, m, p[3], 100 * (p[3] - m) / m
       for (i = 1; i <= 4; i++) {
         if (gda) printf ",,"
         else printf ",%.3f,%.3f", pm[k, ph[i]], p[3 + i]
       }
       # A wall the runs did not record (e.g. no 2-rank rows beside FOUR) is empty, not 0.
       printf ",%s,%s,%s,%s\n", us(wall, "x2", p[1], "gpus2_" p[2]), us(wall, "x4", p[1], "gpus2_" p[2]),
-        us(wall, "x4", p[1], "gpus4_" p[2]), src[k]
+        us(wall, "x4", p[1], "gpus" ranks "_" p[2]), src[k]
     }' "$tmp/wall.txt" "$tmp/measured.csv" "$tmp/pred.txt"
 } > "$out"
 
-awk -F, 'NR == 1 { next }
+awk -F, -v ranks="$ranks" 'NR == 1 { next }
   function ph(m, s) { return m == "" ? "–" : sprintf("%.1f / %.1f", m, s) }
   BEGIN {
-    print "| variant | size | set | measured 4 ranks µs | predicted µs | error % | pack meas/sim | post meas/sim | wait meas/sim | unpack meas/sim | wall 2 ranks x2 → x4 machine → 4 ranks µs |"
+    print "| variant | size | set | measured " ranks " ranks µs | predicted µs | error % | pack meas/sim | post meas/sim | wait meas/sim | unpack meas/sim | wall 2 ranks x2 → x4 machine → " ranks " ranks µs |"
     print "|---|---|---|---|---|---|---|---|---|---|---|"
   }
   { a = $8 < 0 ? -$8 : $8; abs[$1] = abs[$1] " " a
