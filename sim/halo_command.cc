@@ -675,25 +675,49 @@ struct FamilySplit {
   const std::vector<Case>* fam = nullptr;
   ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;
   EndClasses classes = EndClasses::kPooled;
+  PairMix pair = PairMix::kComponents;
   std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
-  Result<HaloWorkload> workload(size_t i) const {
-    const Case& k = (*fam)[i];
-    if (fitted[i]) return k.w;
+  // Lent: what held-out size i's ends lend it (a below, b above) and w, their
+  // interpolation.
+  struct Lent {
+    HaloWorkload a, b, w;
+  };
+  Result<Lent> lent(size_t i) const {
     const auto [lo, hi] = bracket(i);
-    const HaloGeometry g = geometry_of(k.run.r0());
+    const HaloGeometry g = geometry_of((*fam)[i].run.r0());
     Result<HaloWorkload> a = lent_by((*fam)[lo], g, classes);
     if (!a.ok()) return a.error();
     Result<HaloWorkload> b = lent_by((*fam)[hi], g, classes);
     if (!b.ok()) return b.error();
-    return interpolate(*a, *b, g, trace_rates(), drivers);
+    HaloWorkload w = interpolate(*a, *b, g, trace_rates(), drivers);
+    return Lent{std::move(*a), std::move(*b), std::move(w)};
+  }
+  // replay: size i's workload and its replay as validate compares it (a
+  // held-out size's by replay_held_out, as `pair` says).
+  Result<std::pair<HaloWorkload, HaloPhases>> replay(size_t i) const {
+    const Case& k = (*fam)[i];
+    auto own = [&k](const HaloWorkload& w) { return replay_at_own_geometry(k, w); };
+    if (fitted[i]) {
+      Result<HaloPhases> p = own(k.w);
+      if (!p.ok()) return p.error();
+      return std::make_pair(k.w, *p);
+    }
+    Result<Lent> l = lent(i);
+    if (!l.ok()) return l.error();
+    Result<HaloPhases> p =
+        replay_held_out(l->a, l->b, geometry_of(k.run.r0()), trace_rates(), drivers, pair, own);
+    if (!p.ok()) return p.error();
+    return std::make_pair(std::move(l->w), *p);
   }
 };
 Result<FamilySplit> split_family(const std::vector<Case>& fam, ProxyDrivers drivers) {
   Result<EndClasses> classes = end_classes_from_env();
   if (!classes.ok()) return classes.error();
+  Result<PairMix> pair = pair_mix_from_env();
+  if (!pair.ok()) return pair.error();
   std::vector<int> protocol;
   for (const Case& k : fam) protocol.push_back(rendezvous_kinds(geometry_of(k.run.r0())));
-  return FamilySplit{fitted_in_family(protocol), &fam, drivers, *classes};
+  return FamilySplit{fitted_in_family(protocol), &fam, drivers, *classes, *pair};
 }
 
 }  // namespace
@@ -738,14 +762,13 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
     for (size_t i = 0; i < fam->size(); ++i) {
       const Case& k = (*fam)[i];
       const bool fitted = split.fitted[i];
-      Result<HaloWorkload> w_or = split.workload(i);
-      if (!w_or.ok()) return w_or.error();
-      const HaloWorkload& w = *w_or;
+      Result<std::pair<HaloWorkload, HaloPhases>> r = split.replay(i);
+      if (!r.ok()) return r.error();
+      const HaloWorkload& w = r->first;
+      const HaloPhases& phases = r->second;
       const auto [lo, hi] = split.bracket(i);
-      Result<HaloPhases> p = replay_at_own_geometry(k, w);
-      if (!p.ok()) return p.error();
       const double meas = k.run.iteration_ns();
-      const double e = 100 * (p->iteration_ns - meas) / meas;
+      const double e = 100 * (phases.iteration_ns - meas) / meas;
       v.cases.emplace_back(fitted ? "halo/GDA fitted" : "halo/GDA held-out", std::fabs(e));
       if (std::fabs(e) > tolerance) ++v.beyond_tolerance;
       const std::filesystem::path kept_dir =
@@ -759,17 +782,17 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
                        k.size,
                        std::string(fitted ? "fitted" : "held-out"),
                        meas / 1000,
-                       p->iteration_ns / 1000,
+                       phases.iteration_ns / 1000,
                        e,
                        std::string(std::fabs(e) <= tolerance ? "yes" : "no"),
                        meas_phase("pack"),
-                       p->pack_ns / 1000,
+                       phases.pack_ns / 1000,
                        meas_phase("post_send"),
-                       p->post_ns / 1000,
+                       phases.post_ns / 1000,
                        meas_phase("wait_recv"),
-                       p->wait_ns / 1000,
+                       phases.wait_ns / 1000,
                        meas_phase("unpack"),
-                       gda ? kNaN : p->unpack_ns / 1000,
+                       gda ? kNaN : phases.unpack_ns / 1000,
                        fitted ? 100 * (k.model_only_ns - meas) / meas : kNaN,
                        w.residual_per_recv_ns / 1000,
                        fitted ? std::string("own trace")
@@ -867,18 +890,32 @@ Result<Table> halo_substitution(const std::vector<std::string>& traces) {
     for (size_t i = 0; i < fam->size(); ++i) {
       if (split.fitted[i]) continue;
       const Case& k = (*fam)[i];
-      Result<HaloWorkload> interpolated_or = split.workload(i);
-      if (!interpolated_or.ok()) return interpolated_or.error();
-      const HaloWorkload& interpolated = *interpolated_or;
+      Result<FamilySplit::Lent> lent = split.lent(i);
+      if (!lent.ok()) return lent.error();
       const double meas = k.run.iteration_ns();
-      for (const Group& g : kGroups) {
-        if (!g.applies(k.w.variant)) continue;
-        HaloWorkload w = interpolated;
-        g.take(w, k.w);
+      auto add = [&](const std::string& name, const HaloWorkload& w) -> Status {
         Result<HaloPhases> p = replay_at_own_geometry(k, w);
         if (!p.ok()) return p.error();
-        table.add_row({run_dir(k), k.w.variant, k.size, std::string(g.name), meas / 1000,
-                       p->iteration_ns / 1000, 100 * (p->iteration_ns - meas) / meas});
+        table.add_row({run_dir(k), k.w.variant, k.size, name, meas / 1000, p->iteration_ns / 1000,
+                       100 * (p->iteration_ns - meas) / meas});
+        return Status::Ok();
+      };
+      for (const Group& g : kGroups) {
+        if (!g.applies(k.w.variant)) continue;
+        HaloWorkload w = lent->w;
+        g.take(w, k.w);
+        XF_RETURN_IF_ERROR(add(g.name, w));
+      }
+      // stream / stacked: the two replays XFERLAB_HALO_PAIR_MIX=output mixes,
+      // each with one end's (latency line, notification, residual), nothing
+      // of the case's own (docs/halo_sim_log.md, "Stacked / stream 400^3:
+      // consistent pairs mixed at the output").
+      if (k.w.variant != "stream" && k.w.variant != "stacked") continue;
+      const HaloGeometry g = geometry_of(k.run.r0());
+      for (const auto& [triple, name] : {std::pair{EndTriple::kLower, "lower_end_triple"},
+                                         std::pair{EndTriple::kUpper, "upper_end_triple"}}) {
+        XF_RETURN_IF_ERROR(
+            add(name, interpolate(lent->a, lent->b, g, trace_rates(), split.drivers, triple)));
       }
     }
   }

@@ -95,7 +95,9 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
 // group of them at a time replaced by the case's own (fitted to its trace, as
 // if it were a fitted size): which interpolated component a held-out error
 // comes from (docs/halo_sim.md, "Validation"). Group "all" is the case's own
-// workload (its error is the calibration's, <= 0.1 %). Columns: run, variant,
+// workload (its error is the calibration's, <= 0.1 %). Stream / stacked cases
+// add "lower_end_triple" and "upper_end_triple": the two replays that
+// XFERLAB_HALO_PAIR_MIX=output mixes (replay_held_out). Columns: run, variant,
 // size, substituted, measured_us, sim_us, error_pct.
 Result<Table> halo_substitution(const std::vector<std::string>& traces);
 

@@ -30,6 +30,15 @@ bool gpu_driven(const std::string& v) {
   return v == "sa" || v == "ki";
 }
 
+// frac: where x lies between x0 (0) and x1 (1); 0 when they are equal.
+double frac(double x, double x0, double x1) {
+  return x1 == x0 ? 0 : (x - x0) / (x1 - x0);
+}
+// mix: the value a fraction f of the way from x to y, clamped at 0.
+double mix(double f, double x, double y) {
+  return std::max(0.0, x + f * (y - x));
+}
+
 double mean_of(const HaloRun& run, double (*get)(const HaloRankTrace&)) {
   double s = 0;
   for (const HaloRankTrace& r : run.ranks) s += get(r);
@@ -416,26 +425,47 @@ bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end
   return true;
 }
 
+Result<PairMix> pair_mix_from_env() {
+  return switch_from_env("XFERLAB_HALO_PAIR_MIX", PairMix::kComponents,
+                         {{"components", PairMix::kComponents}, {"output", PairMix::kOutput}});
+}
+
+double residual_weight(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
+                       ProxyDrivers drivers) {
+  // kSurfaceAndVolume (sa / ki): what the residual holds beyond the modelled
+  // calls and copies overlaps the interior (volume) computed while the
+  // messages fly: at 400^3 ki's lies 0.02-0.10 of the way from 200^3 to 800^3
+  // (cells 0.11, bytes 0.20), sa's level with 200^3 (docs/halo_sim_log.md, "Sa /
+  // ki 400^3: the front is surface work, the residual volume work").
+  if (drivers == ProxyDrivers::kSurfaceAndVolume && gpu_driven(a.variant))
+    return frac(g.cells(), a.cells, b.cells);
+  return frac(bytes_per_rank(g), a.bytes, b.bytes);
+}
+
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
-                         const WorkRates& rates, ProxyDrivers drivers) {
+                         const WorkRates& rates, ProxyDrivers drivers, EndTriple triple) {
   HaloWorkload w = a;
   w.cells = g.cells();
   w.bytes = bytes_per_rank(g);
   w.work_ns = work_driver_ns(g, rates);
   w.fused_elements = fused_elements_per_thread(g);
   w.long_bytes = long_bytes_of(g, w.stacked_long_bytes);
-  auto frac = [](double x, double x0, double x1) { return x1 == x0 ? 0 : (x - x0) / (x1 - x0); };
   const double fw = frac(w.work_ns, a.work_ns, b.work_ns);
   const double fb = frac(w.bytes, a.bytes, b.bytes);
   const double fl = frac(w.long_bytes, a.long_bytes, b.long_bytes);
-  auto mix = [](double f, double x, double y) { return std::max(0.0, x + f * (y - x)); };
+  // The triple (latency line, notification, residual): each at its own
+  // weight, or all three one end's (docs/halo_sim_log.md, "Stacked / stream
+  // 400^3: consistent pairs mixed at the output").
+  auto triple_f = [&](double f) {
+    return triple == EndTriple::kLower ? 0.0 : triple == EndTriple::kUpper ? 1.0 : f;
+  };
   auto mix_fit = [&](double f, const LinearFit& x, const LinearFit& y) {
     return LinearFit{mix(f, x.a_ns, y.a_ns), mix(f, x.b_ns_per_byte, y.b_ns_per_byte)};
   };
   w.irecv_ns = mix(fb, a.irecv_ns, b.irecv_ns);
   w.isend_self = self_copy_table(merge_tables(a.isend_self, b.isend_self), g);
   w.isend_peer = merge_tables(a.isend_peer, b.isend_peer);
-  w.mpi = mix_fit(fb, a.mpi, b.mpi);
+  w.mpi = mix_fit(triple_f(fb), a.mpi, b.mpi);
   // Not mixed: a small size's cost per byte is mostly fixed protocol time
   // (box 24^3: 4.6 KiB faces, 2.9 ns/B; box 64^3: 0.12 ns/B), so a mix
   // would put it on larger payloads.
@@ -463,19 +493,38 @@ HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const Hal
   w.ready_base_ns = mix(fw, a.ready_base_ns, b.ready_base_ns);
   w.pack_ready = merge_tables(a.pack_ready, b.pack_ready);
   w.ready_long_ns = mix(fl, a.ready_long_ns, b.ready_long_ns);
-  w.notify_gpu_to_cpu_ns = mix(fw, a.notify_gpu_to_cpu_ns, b.notify_gpu_to_cpu_ns);
+  w.notify_gpu_to_cpu_ns = mix(triple_f(fw), a.notify_gpu_to_cpu_ns, b.notify_gpu_to_cpu_ns);
   // kSurfaceAndVolume (sa / ki): the proxy front (unpack, boundary, pack) is
-  // work on the block's surface, so it follows the bytes a rank sends; what
-  // the residual holds beyond the modelled calls and copies overlaps the
-  // interior (volume) computed while the messages fly: at 400^3 ki's lies
-  // 0.02-0.10 of the way from 200^3 to 800^3 (cells 0.11, bytes 0.20), sa's
-  // level with 200^3 (docs/halo_sim_log.md, "Sa / ki 400^3: the front is surface
-  // work, the residual volume work").
+  // work on the block's surface, so it follows the bytes a rank sends; the
+  // residual, residual_weight.
   const bool surface = drivers == ProxyDrivers::kSurfaceAndVolume && gpu_driven(w.variant);
-  const double fc = frac(w.cells, a.cells, b.cells);
   w.proxy_front_ns = mix(surface ? fb : fw, a.proxy_front_ns, b.proxy_front_ns);
-  w.residual_per_recv_ns = mix(surface ? fc : fb, a.residual_per_recv_ns, b.residual_per_recv_ns);
+  w.residual_per_recv_ns = mix(triple_f(residual_weight(a, b, g, drivers)), a.residual_per_recv_ns,
+                               b.residual_per_recv_ns);
   return w;
+}
+
+HaloPhases mix_phases(double f, const HaloPhases& x, const HaloPhases& y) {
+  HaloPhases p = x;
+  p.iteration_ns = mix(f, x.iteration_ns, y.iteration_ns);
+  p.pack_ns = mix(f, x.pack_ns, y.pack_ns);
+  p.post_ns = mix(f, x.post_ns, y.post_ns);
+  p.wait_ns = mix(f, x.wait_ns, y.wait_ns);
+  p.unpack_ns = mix(f, x.unpack_ns, y.unpack_ns);
+  return p;
+}
+
+Result<HaloPhases> replay_held_out(
+    const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g, const WorkRates& rates,
+    ProxyDrivers drivers, PairMix pair,
+    const std::function<Result<HaloPhases>(const HaloWorkload&)>& replay) {
+  if (pair == PairMix::kComponents || !notify_loop(a.variant))
+    return replay(interpolate(a, b, g, rates, drivers));
+  Result<HaloPhases> lower = replay(interpolate(a, b, g, rates, drivers, EndTriple::kLower));
+  if (!lower.ok()) return lower.error();
+  Result<HaloPhases> upper = replay(interpolate(a, b, g, rates, drivers, EndTriple::kUpper));
+  if (!upper.ok()) return upper.error();
+  return mix_phases(residual_weight(a, b, g, drivers), *lower, *upper);
 }
 
 // late_start_ns: diagnosis only (docs/halo_sim_log.md, "2 -> 4 ranks: the ranks

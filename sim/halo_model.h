@@ -173,6 +173,21 @@ std::vector<Sample> same_protocol(const std::vector<Sample>& samples, const Halo
 bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end,
                     const HaloGeometry& target);
 
+// PairMix: how a held-out stream / stacked size takes the (latency line,
+// notification median, residual) triple of its fitted ends, whose residual
+// each end calibrated with its own line (docs/halo_sim_log.md, "Stacked /
+// stream 400^3: consistent pairs mixed at the output": opt-in, undecided).
+enum class PairMix {
+  kComponents,  ///< default: each of the three interpolated on its own, one replay.
+  kOutput,      ///< one replay per end with that end's triple, the phases interpolated.
+};
+// pair_mix_from_env: XFERLAB_HALO_PAIR_MIX=components (the default when
+// unset) or output; anything else an error naming the variable and value.
+Result<PairMix> pair_mix_from_env();
+// EndTriple: the triple interpolate gives the target: each at its own weight
+// (kMixed), or the lower (a's) or upper (b's) end's as it is.
+enum class EndTriple { kMixed, kLower, kUpper };
+
 // interpolate: components for another geometry from two workloads of the
 // same variant: per-message tables by size (isend, pack_ready) pooled from
 // both; MPI latencies linear in the bytes sent per rank; stacked's long pack
@@ -185,10 +200,17 @@ bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end
 // at 0). The progress cost is derived again from the interpolated latency
 // line on g's block at the measured runs' rank grid (a.procs), as
 // workload_of does for a measured size, and combined with the run's (a's) by
-// engine_ns_per_byte.
+// engine_ns_per_byte. `triple` other than kMixed: the latency line (and the
+// progress cost derived from it), notification median and residual are a's
+// (kLower) or b's (kUpper), every other component as with kMixed.
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
-                         const WorkRates& rates,
-                         ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes);
+                         const WorkRates& rates, ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes,
+                         EndTriple triple = EndTriple::kMixed);
+// residual_weight: the weight interpolate gives b's residual per received
+// message at g (the bytes a rank sends; with kSurfaceAndVolume, sa / ki: the
+// cells), unclamped.
+double residual_weight(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
+                       ProxyDrivers drivers);
 
 // Per-message components of a workload (self: m.dst == m.src).
 double isend_ns(const HaloWorkload& w, const GeoMessage& m);
@@ -359,6 +381,19 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
                            bool mpi_chain = false,
                            ResidualPlacement placement = ResidualPlacement::kMessage);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
+// mix_phases: each phase (and the iteration) a fraction f of the way from x to
+// y, clamped at 0; the counts are x's.
+HaloPhases mix_phases(double f, const HaloPhases& x, const HaloPhases& y);
+// replay_held_out: a held-out size on g between the fitted ends a (lower) and
+// b (upper), as `replay` replays a workload on g: one replay of
+// interpolate(a, b, g, rates, drivers); with PairMix::kOutput and stream /
+// stacked, two, each with one end's triple (EndTriple::kLower, kUpper), and
+// their phases mixed at residual_weight, the weight the residual has in the
+// one replay. Measured mode only (the triples are the traced design's).
+Result<HaloPhases> replay_held_out(
+    const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g, const WorkRates& rates,
+    ProxyDrivers drivers, PairMix pair,
+    const std::function<Result<HaloPhases>(const HaloWorkload&)>& replay);
 
 // ResidualSearch: the result of search_residual.
 struct ResidualSearch {

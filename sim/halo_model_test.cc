@@ -766,6 +766,126 @@ TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
       "message or payload");
 }
 
+// XFERLAB_HALO_PAIR_MIX=output (docs/halo_sim_log.md, "Stacked / stream
+// 400^3: consistent pairs mixed at the output"; opt-in): a held-out stream /
+// stacked size is replayed once with each end's (latency line, notification,
+// residual) triple, every other component interpolated as by default, and
+// the two replays' phases are mixed at the residual's weight; other
+// variants, and the default, replay the interpolated workload once.
+TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
+  auto cube = [](int n) {
+    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+  };
+  auto fitted = [](const std::string& v, const HaloGeometry& g, LinearFit mpi, double notify_ns,
+                   double residual_ns, double ready_base_ns) {
+    HaloWorkload w = synthetic(v);
+    w.cells = g.cells();
+    w.bytes = bytes_per_rank(g);
+    w.work_ns = work_driver_ns(g, WorkRates{});
+    w.procs = g.procs;
+    w.mpi = mpi;
+    w.notify_gpu_to_cpu_ns = notify_ns;
+    w.residual_per_recv_ns = residual_ns;
+    w.ready_base_ns = ready_base_ns;
+    return w;
+  };
+  // A stand-in replay whose iteration is not linear in the triple (the
+  // intercept times the residual), so mixing the outputs and mixing the
+  // components differ; each phase shows one component.
+  auto phases_of = [](const HaloWorkload& w) {
+    HaloPhases p;
+    p.iteration_ns = w.mpi.a_ns * w.residual_per_recv_ns / 1000 + w.notify_gpu_to_cpu_ns;
+    p.pack_ns = w.ready_base_ns;
+    p.post_ns = w.mpi.b_ns_per_byte * 1e6;
+    p.wait_ns = w.residual_per_recv_ns;
+    p.unpack_ns = w.notify_gpu_to_cpu_ns;
+    return p;
+  };
+  std::vector<HaloWorkload> seen;
+  auto replay = [&](const HaloWorkload& w) -> Result<HaloPhases> {
+    seen.push_back(w);
+    return phases_of(w);
+  };
+  auto expect_phases = [](const HaloPhases& got, const HaloPhases& want, const std::string& what) {
+    EXPECT_NEAR(got.iteration_ns, want.iteration_ns, 1e-6) << what;
+    EXPECT_NEAR(got.pack_ns, want.pack_ns, 1e-6) << what;
+    EXPECT_NEAR(got.post_ns, want.post_ns, 1e-6) << what;
+    EXPECT_NEAR(got.wait_ns, want.wait_ns, 1e-6) << what;
+    EXPECT_NEAR(got.unpack_ns, want.unpack_ns, 1e-6) << what;
+  };
+  const WorkRates rates;
+  const double fb = (bytes_per_rank(cube(100)) - bytes_per_rank(cube(50))) /
+                    (bytes_per_rank(cube(200)) - bytes_per_rank(cube(50)));
+  for (const std::string v : {"stacked", "stream", "baseline", "sa"}) {
+    const HaloWorkload a = fitted(v, cube(50), {20000, 0.01}, 1000, 1500, 4000);
+    const HaloWorkload b = fitted(v, cube(200), {120000, 0.002}, 9000, 12000, 20000);
+    const bool loop = v == "stacked" || v == "stream";
+    for (const int n : {50, 100, 200}) {
+      const std::string what = v + " " + std::to_string(n);
+      const HaloGeometry g = cube(n);
+      const double f = residual_weight(a, b, g, ProxyDrivers::kWorkAndBytes);
+      EXPECT_NEAR(f, n == 50 ? 0 : n == 200 ? 1 : fb, 1e-12) << what;
+      // The weight is the residual's in the default interpolation.
+      const HaloWorkload mixed = interpolate(a, b, g, rates);
+      EXPECT_NEAR(mixed.residual_per_recv_ns, 1500 + f * 10500, 1e-6) << what;
+      seen.clear();
+      Result<HaloPhases> def = replay_held_out(a, b, g, rates, ProxyDrivers::kWorkAndBytes,
+                                               PairMix::kComponents, replay);
+      ASSERT_TRUE(def.ok()) << what;
+      ASSERT_EQ(seen.size(), 1u) << what;
+      expect_phases(*def, phases_of(mixed), what + " default");
+      seen.clear();
+      Result<HaloPhases> out =
+          replay_held_out(a, b, g, rates, ProxyDrivers::kWorkAndBytes, PairMix::kOutput, replay);
+      ASSERT_TRUE(out.ok()) << what;
+      if (!loop) {
+        ASSERT_EQ(seen.size(), 1u) << what;
+        expect_phases(*out, *def, what + " output, not stream / stacked");
+        continue;
+      }
+      ASSERT_EQ(seen.size(), 2u) << what;
+      const std::vector<HaloWorkload> ends = seen;
+      for (size_t e = 0; e < 2; ++e) {
+        const HaloWorkload& end = e == 0 ? a : b;
+        const HaloWorkload& w = ends[e];
+        const std::string which = what + (e == 0 ? " lower" : " upper");
+        EXPECT_EQ(w.mpi.a_ns, end.mpi.a_ns) << which;
+        EXPECT_EQ(w.mpi.b_ns_per_byte, end.mpi.b_ns_per_byte) << which;
+        EXPECT_EQ(w.notify_gpu_to_cpu_ns, end.notify_gpu_to_cpu_ns) << which;
+        EXPECT_EQ(w.residual_per_recv_ns, end.residual_per_recv_ns) << which;
+        EXPECT_EQ(w.progress_ns_per_byte,
+                  engine_ns_per_byte(v, progress_ns_per_byte_of(end.mpi, g), 0))
+            << which;
+        // Everything else as the default interpolates it.
+        EXPECT_EQ(w.ready_base_ns, mixed.ready_base_ns) << which;
+        EXPECT_EQ(w.pack_phase_ns, mixed.pack_phase_ns) << which;
+        EXPECT_EQ(w.irecv_ns, mixed.irecv_ns) << which;
+        EXPECT_EQ(w.isend_peer.points, mixed.isend_peer.points) << which;
+        EXPECT_EQ(w.pack_ready.points, mixed.pack_ready.points) << which;
+        EXPECT_EQ(w.bytes, mixed.bytes) << which;
+      }
+      const HaloPhases lower = phases_of(ends[0]), upper = phases_of(ends[1]);
+      HaloPhases want = lower;
+      want.iteration_ns += f * (upper.iteration_ns - lower.iteration_ns);
+      want.pack_ns += f * (upper.pack_ns - lower.pack_ns);
+      want.post_ns += f * (upper.post_ns - lower.post_ns);
+      want.wait_ns += f * (upper.wait_ns - lower.wait_ns);
+      want.unpack_ns += f * (upper.unpack_ns - lower.unpack_ns);
+      expect_phases(*out, want, what + " output");
+      // At the ends the output is that end's triple's replay.
+      if (n == 50) expect_phases(*out, lower, what + " weight 0");
+      if (n == 200) expect_phases(*out, upper, what + " weight 1");
+      if (n == 100) {
+        EXPECT_GT(std::fabs(out->iteration_ns - def->iteration_ns), 1000) << what;
+      }
+    }
+  }
+  // The switch: unset and "components" the default, "output" the opt-in.
+  expect_switch("XFERLAB_HALO_PAIR_MIX", pair_mix_from_env, PairMix::kComponents,
+                {{"components", PairMix::kComponents}, {"output", PairMix::kOutput}},
+                "components or output");
+}
+
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
   auto cube = [](int n) {

@@ -27,7 +27,8 @@
 #   xferlab validate traces/real/2026-11-27_h200x2_run15/halo_median5 --format csv \
 #     > docs/halo_sim/validation_run15.csv
 #     (the same with XFERLAB_HALO_RESIDUAL_PLACEMENT=payload in front:
-#     docs/halo_sim/validation_run15_residual_payload.csv, the opt-in; and run 13's
+#     docs/halo_sim/validation_run15_residual_payload.csv, the opt-in; with
+#     XFERLAB_HALO_PAIR_MIX=output in front: validation_run15_pair_output.csv; and run 13's
 #     2 ranks with XFERLAB_HALO_END_CLASSES=matched in front:
 #     docs/halo_sim/validation_run13_2rank_end_classes_matched.csv)
 #   xferlab validate traces/real/2026-11-27_h200x4_run16/halo_median5_4rank --format csv \
