@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # sim/bench_halo.sh — halo replay speed on one core: one iteration of the
-# stream variant on the 800^3 cube (the committed 2x H200 trace's components),
+# stream variant on the 800^3 cube (the committed 2x H200 trace's components:
+# run 6's by default; the tables of docs/halo_sim.md "Speed" up to 2026-11-27
+# used run 2's, retired: docs/gpu.md, "Retired traces"),
 # rescaled to 64, 256 and 1024 ranks (4 per node, NDR network), with the
 # default node-symmetric graph (node 0 simulated, exact: docs/halo_sim.md,
 # "Speed") and, at 64 ranks, the fine graph (every rank) for comparison; then
@@ -17,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${XFERLAB_BIN:-bazel-bin}
-trace=${1:-traces/real/2026-11-22_h200x2_run2/halo/traces/stream_gpus2_800_rank0.xft.zst}
+trace=${1:-traces/real/2026-11-27_h200x2_run6/halo_median5/traces/stream_gpus2_800_rank0.xft.zst}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf "%-6s %-5s %-8s %8s %11s %10s %10s %9s %14s\n" ranks k graph tasks sim_wall_s cpu_s \

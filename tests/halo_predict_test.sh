@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `xferlab replay HALO_TRACE --ranks N` on the committed 2x H200 halo traces
-# (run 2): every mode predicts 2..1024 ranks, and the predictions keep the
+# (run 6): every mode predicts 2..1024 ranks, and the predictions keep the
 # relations the designs imply (issue 15 items 4 and 6, docs/halo_sim.md):
 #   * one row per variant and rank count, iteration > 0, phases >= 0;
 #   * strong scaling (paper cube): 1024 ranks faster than 64; --scaling weak

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# halo_substitution (sim/halo_command.h) on run 2's halo traces: for every
-# held-out case, substituting nothing reproduces validate's error (the row of
-# docs/halo_sim/validation.csv), and substituting every component (the case's
-# own, calibrated workload) reproduces the measurement within 0.2 %.
+# halo_substitution (sim/halo_command.h) on run 6's halo traces (2x H200,
+# median of 5; run 2's, used before, were retired: docs/gpu.md, "Retired
+# traces"): for every held-out case, substituting nothing reproduces
+# validate's error (the row of docs/halo_sim/validation_run6.csv), and
+# substituting every component (the case's own, calibrated workload)
+# reproduces the measurement within 0.2 %.
 set -euo pipefail
 tool=$1
 golden=$2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 fail() { echo "FAIL: $*" >&2; exit 1; }
-"$tool" --csv traces/real/2026-11-22_h200x2_run2/halo > "$tmp/s.csv" 2> "$tmp/err" ||
+"$tool" --csv traces/real/2026-11-27_h200x2_run6/halo_median5 > "$tmp/s.csv" 2> "$tmp/err" ||
   fail "halo_substitution exited $?: $(cat "$tmp/err")"
 # run,variant,size,substituted,measured_us,sim_us,error_pct
 n_none=$(awk -F, '$4 == "none"' "$tmp/s.csv" | wc -l)
-[ "$n_none" = 9 ] || fail "expected 9 held-out cases of run 2, got $n_none"
+[ "$n_none" = 9 ] || fail "expected 9 held-out cases of run 6, got $n_none"
 awk -F, 'NR > 1 && $4 == "all" { e = $7 < 0 ? -$7 : $7; if (e > 0.2) { print; bad = 1 } }
   END { exit bad }' "$tmp/s.csv" || fail "own workload does not reproduce the measurement"
 # validate's held-out errors (golden CSV: run,variant,size,set,...,error_pct is column 7).

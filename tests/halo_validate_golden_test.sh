@@ -6,8 +6,10 @@
 # numbers within 1e-9 relative. validate exits 1 because held-out cases
 # exceed 10 %; anything else is a failure. Regenerate the CSVs (and the
 # tables in docs/halo_sim.md) after a model change:
-#   xferlab validate traces/real/2026-11-22_h200x2_run2/halo \
-#     traces/real/2026-11-22_h200x2/halo --format csv > docs/halo_sim/validation.csv
+#   (docs/halo_sim/validation.csv, runs 1 and 2, is a record: their traces
+#   were retired, docs/gpu.md "Retired traces", which says how to get them
+#   back; it was printed by `xferlab validate traces/real/2026-11-22_h200x2_run2/halo
+#   traces/real/2026-11-22_h200x2/halo --format csv`.)
 #   xferlab validate traces/real/2026-11-26_h200x2_run4/halo_detail \
 #     traces/real/2026-11-26_h200x4_nvswitch/halo --format csv \
 #     > docs/halo_sim/validation_2026-11-26.csv

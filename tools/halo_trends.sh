@@ -7,12 +7,15 @@
 # Async on K40 + Connect-IB FDR): SA and KI vs host per box size for 2-16
 # processes, with the CPU proxy (as measured) and with a real NIC.
 # Writes OUT_DIR/elis.csv, OUT_DIR/agostini.csv and PNG plots (gnuplot).
-# Components come from RUN_DIR's 2x H200 traces (default: run 2): the GPU and
-# CPU work is H200's, the network and notification costs the preset's.
+# Components come from RUN_DIR's 2x H200 traces (default: run 6, median of
+# 5): the GPU and CPU work is H200's, the network and notification costs the
+# preset's. The committed docs/halo_sim/{elis,agostini}* came from run 2's
+# traces, since retired (docs/gpu.md, "Retired traces", says how to get them
+# back and regenerate them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 x=${XFERLAB:-bazel-bin/sim/xferlab}
-run=${1:-traces/real/2026-11-22_h200x2_run2/halo/traces}
+run=${1:-traces/real/2026-11-27_h200x2_run6/halo_median5/traces}
 out=${2:-docs/halo_sim}
 mkdir -p "$out"
 replay() {  # trace args... -> CSV rows without header, prefixed by $prefix
