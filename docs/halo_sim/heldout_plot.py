@@ -2,15 +2,17 @@
 """docs/halo_sim/heldout_plot.py PNG [ROOT] — the frozen model's held-out
 errors on the runs recorded after it (docs/halo_sim.md, "At a glance"), one
 point per case, from the committed golden CSVs under ROOT (default: the
-repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-22), at 4
-ranks on their own fit (13, 16, 17, 18, 20, 22), and 4 ranks predicted from 2-rank traces alone
+repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-24), at 4
+ranks on their own fit (13, 16, 17, 18, 20, 22, 23), at 3 ranks on their own
+fit (23, 24), and 4 ranks predicted from 2-rank traces alone
 (13 and 17 from their own 2-rank medians, 16 from run 15's; the model
 without the machine calibration, x4_calibration.csv's uncalibrated column),
 and the 2 -> 4 predictions with the machine calibration of the on-node MPI
 step, leave-one-run-out cross-validated on the five sets (revised after
 seeing; "2 -> 4 ranks from a machine calibration"), and the calibrated
-predictions of runs 18, 20 and 22, sealed until the calibration was fitted
-(held-out; "Runs 18 and 19", "Runs 20 and 21", "Run 22"). Prints each group's case
+predictions of runs 18, 20, 22 and 23, sealed until the calibration was fitted
+(held-out; "Runs 18 and 19", "Runs 20 and 21", "Run 22", "Run 23"), and the
+calibrated 2 -> 3 predictions of runs 23 and 24 ("Run 24"). Prints each group's case
 count, median and max |error| and draws the PNG (gnuplot) with the ±5 % and
 ±10 % lines of issue #15's bound.
 """
@@ -29,22 +31,28 @@ GROUPS = [
     ("2 ranks, held-out sizes",
      ["validation_run13_2rank.csv", "validation_run14.csv", "validation_run15.csv",
       "validation_run17_2rank.csv", "validation_run18_2rank.csv", "validation_run19.csv",
-      "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv"], HELD_OUT),
+      "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv",
+      "validation_run23_2rank.csv", "validation_run24_2rank.csv"], HELD_OUT),
     ("4 ranks, own fit, held-out sizes",
      ["validation_run13_4rank.csv", "validation_run16_4rank.csv", "validation_run17_4rank.csv",
-      "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv"],
-     HELD_OUT),
+      "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv",
+      "validation_run23_4rank.csv"], HELD_OUT),
+    ("3 ranks, own fit, held-out sizes",
+     ["validation_run23_3rank.csv", "validation_run24_3rank.csv"], HELD_OUT),
     ("2 -> 4 ranks from 2-rank traces",
      [X4], ("set", {"run13", "run16", "run17"}, "error_uncalibrated_pct")),
     ("2 -> 4 ranks, machine calibration, cross-validated",
      [X4], ("set", {"x4", "run12", "run13", "run16", "run17"}, "error_cross_validated_pct")),
-    ("2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22",
-     ["x4_h200_run18.csv", "x4_h100_run20.csv", "x4_h100_run22.csv"], HELD_OUT),
+    ("2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22, 23",
+     ["x4_h200_run18.csv", "x4_h100_run20.csv", "x4_h100_run22.csv", "x4_h200_run23_2to4_cal.csv"],
+     HELD_OUT),
+    ("2 -> 3 ranks, machine calibration, sealed runs 23, 24",
+     ["x4_h200_run23_2to3_cal.csv", "x4_h200_run24_2to3_cal.csv"], HELD_OUT),
 ]
 
 
 # One colour per group, told apart in print (gnuplot's fifth default is a pale yellow).
-COLORS = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#d62728"]
+COLORS = ["#9400d3", "#009e73", "#0072b2", "#56b4e9", "#e69f00", "#d62728", "#cc79a7"]
 
 
 def fail(msg):
@@ -94,11 +102,11 @@ def main():
             plots.append(f"'{data}' using 1:2 with points pt 7 ps 0.8 lc rgb '{COLORS[g % len(COLORS)]}' "
                          f"title '{name} ({len(pts)})' noenhanced")
         script = [
-            f"set terminal pngcairo size 800,420 font ',10'; set output '{png}'",
+            f"set terminal pngcairo size 800,560 font ',10'; set output '{png}'",
             "set ylabel 'error % (replay vs median of 5 launches)'; unset xtics",
-            "set title 'Held-out errors (model 8bd5cd2, runs 13-19) and the "
-            "cross-validated 2 -> 4 calibration (each group sorted)' noenhanced",
-            "set grid ytics; set key bottom right; set yrange [-35:20]; set offsets 0, 3, 0, 0",
+            "set title 'Held-out errors (model 8bd5cd2 + machine calibration, runs 13-24; "
+            "each group sorted)' noenhanced",
+            "set grid ytics; set key below left Left reverse; set yrange [-35:20]; set offsets 0, 3, 0, 0",
             "set arrow from graph 0, first 10 to graph 1, first 10 nohead dashtype 2",
             "set arrow from graph 0, first -10 to graph 1, first -10 nohead dashtype 2",
             "set arrow from graph 0, first 5 to graph 1, first 5 nohead dashtype 3 lc rgb 'gray'",
