@@ -285,6 +285,22 @@ HaloWorkload synthetic(const std::string& variant) {
   return w;
 }
 
+// A paper cube's block at 2 ranks (2x1x1, 3 variables, 27-point pattern).
+HaloGeometry cube(int n) {
+  return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
+}
+
+// synthetic(variant) with the geometry-derived fields of a trace of g, as a
+// fitted end (or held-out size) carries them into interpolate().
+HaloWorkload sized(const std::string& variant, const HaloGeometry& g) {
+  HaloWorkload w = synthetic(variant);
+  w.cells = g.cells();
+  w.bytes = bytes_per_rank(g);
+  w.work_ns = work_driver_ns(g, WorkRates{});
+  w.procs = g.procs;
+  return w;
+}
+
 // A rank's rendezvous payload (bytes beyond the eager part) moves through
 // its own and its peer's MPI progress engine, each shared by that rank's
 // messages in flight; ranks do not share engines. Faces of 32*32*8 = 8192 B
@@ -534,13 +550,9 @@ TEST(HaloModel, EngineCostIsTheRunsForTheOneAtATimeReceivers) {
     return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 1, .pattern = 7};
   };
   auto fitted = [&](const std::string& v, int n, double run_ns_per_byte) {
-    HaloWorkload w = synthetic(v);
     const HaloGeometry g = block(n);
+    HaloWorkload w = sized(v, g);
     w.mpi = {200000, 0};
-    w.cells = g.cells();
-    w.bytes = bytes_per_rank(g);
-    w.work_ns = work_driver_ns(g, WorkRates{});
-    w.procs = g.procs;
     w.run_progress_ns_per_byte = run_ns_per_byte;
     w.progress_ns_per_byte =
         engine_ns_per_byte(v, progress_ns_per_byte_of(w.mpi, g), run_ns_per_byte);
@@ -570,21 +582,14 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
   auto box = [](int n) {
     return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 1, .pattern = 7};
   };
-  auto cube = [](int n) {
-    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
-  };
   EXPECT_EQ(fused_elements_per_thread(box(16)), 1);
   EXPECT_EQ(fused_elements_per_thread(box(24)), 3);
   EXPECT_EQ(fused_elements_per_thread(box(32)), 4);
   EXPECT_EQ(fused_elements_per_thread(box(64)), 8);
   for (int n : {50, 100, 200}) EXPECT_EQ(fused_elements_per_thread(cube(n)), 8) << n;
   auto fitted = [](const std::string& v, const HaloGeometry& g, double pack_ns, double unpack_ns) {
-    HaloWorkload w = synthetic(v);
-    w.cells = g.cells();
-    w.bytes = bytes_per_rank(g);
-    w.work_ns = work_driver_ns(g, WorkRates{});
+    HaloWorkload w = sized(v, g);
     w.fused_elements = fused_elements_per_thread(g);
-    w.procs = g.procs;
     w.pack_phase_ns = pack_ns;
     w.unpack_phase_ns = unpack_ns;
     w.proxy_front_ns = pack_ns;
@@ -621,16 +626,9 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
 // and its residual the cells; the default keeps the work driver and the
 // bytes; other variants never change.
 TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
-  auto cube = [](int n) {
-    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
-  };
   auto fitted = [](const std::string& v, const HaloGeometry& g, double front_ns,
                    double residual_ns) {
-    HaloWorkload w = synthetic(v);
-    w.cells = g.cells();
-    w.bytes = bytes_per_rank(g);
-    w.work_ns = work_driver_ns(g, WorkRates{});
-    w.procs = g.procs;
+    HaloWorkload w = sized(v, g);
     w.proxy_front_ns = front_ns;
     w.residual_per_recv_ns = residual_ns;
     return w;
@@ -673,9 +671,6 @@ TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
 // shares. 2 ranks, 3 vars: edges are 8 n vars B, eager at n = 100 (2400 B),
 // rendezvous at n = 200 (4800 B); corners 24 B and faces stay on their side.
 TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
-  auto cube = [](int n) {
-    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
-  };
   const std::vector<Sample> at200 = {{24, 1000}, {4800, 300000}, {4800, 280000}, {960000, 220000}};
   const std::vector<Sample> kept = same_protocol(at200, cube(200), cube(100));
   ASSERT_EQ(kept.size(), 2u);
@@ -773,16 +768,9 @@ TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
 // the two replays' phases are mixed at the residual's weight; other
 // variants, and the default, replay the interpolated workload once.
 TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
-  auto cube = [](int n) {
-    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
-  };
   auto fitted = [](const std::string& v, const HaloGeometry& g, LinearFit mpi, double notify_ns,
                    double residual_ns, double ready_base_ns) {
-    HaloWorkload w = synthetic(v);
-    w.cells = g.cells();
-    w.bytes = bytes_per_rank(g);
-    w.work_ns = work_driver_ns(g, WorkRates{});
-    w.procs = g.procs;
+    HaloWorkload w = sized(v, g);
     w.mpi = mpi;
     w.notify_gpu_to_cpu_ns = notify_ns;
     w.residual_per_recv_ns = residual_ns;
@@ -888,16 +876,9 @@ TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
 
 TEST(HaloModel, SelfCopyCostPerByteIsInterpolatedNotItsTime) {
   // 2 ranks on 2x1x1: the y / z faces and edges go to the rank itself.
-  auto cube = [](int n) {
-    return HaloGeometry{.procs = {2, 1, 1}, .per_rank = {n, n, n}, .vars = 3, .pattern = 27};
-  };
   auto fitted = [](const HaloGeometry& g, SizeTable self) {
-    HaloWorkload w = synthetic("baseline");
-    w.cells = g.cells();
-    w.bytes = bytes_per_rank(g);
-    w.work_ns = work_driver_ns(g, WorkRates{});
+    HaloWorkload w = sized("baseline", g);
     w.fused_elements = fused_elements_per_thread(g);
-    w.procs = g.procs;
     w.isend_self = self;
     return w;
   };
