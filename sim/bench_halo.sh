@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # sim/bench_halo.sh — halo replay speed on one core: one iteration of the
 # stream variant on the 800^3 cube (the committed 2x H200 trace's components:
-# run 6's by default; the tables of docs/halo_sim.md "Speed" up to 2026-11-27
-# used run 2's, retired: docs/gpu.md, "Retired traces"),
+# run 6's by default, as in docs/halo_sim.md "Speed"),
 # rescaled to 64, 256 and 1024 ranks (4 per node, NDR network), with the
 # default node-symmetric graph (node 0 simulated, exact: docs/halo_sim.md,
 # "Speed") and, at 64 ranks, the fine graph (every rank) for comparison; then

@@ -9,9 +9,8 @@
 # Writes OUT_DIR/elis.csv, OUT_DIR/agostini.csv and PNG plots (gnuplot).
 # Components come from RUN_DIR's 2x H200 traces (default: run 6, median of
 # 5): the GPU and CPU work is H200's, the network and notification costs the
-# preset's. The committed docs/halo_sim/{elis,agostini}* came from run 2's
-# traces, since retired (docs/gpu.md, "Retired traces", says how to get them
-# back and regenerate them).
+# preset's. The committed docs/halo_sim/{elis,agostini}* are the default's
+# (//tests:halo_trends_test checks them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 x=${XFERLAB:-bazel-bin/sim/xferlab}
