@@ -1,6 +1,6 @@
 """tools/trace_dump_lines.py — what the halo diagnostic scripts beside it
 (halo_box32_breakdown.py, halo_self_copy.py, halo_stream_latency.py,
-halo_message_classes.py, halo_proxy_loop.py, halo_x4_skew.py, halo_x4_chain.py) share:
+halo_message_classes.py, halo_proxy_loop.py, halo_x4_skew.py, halo_x4_chain.py, halo_jitter.py) share:
 `xferlab trace dump PATH` as a list of lines or of parsed records, with their
 one-line errors (a missing xferlab or a dump that fails stops the script
 through `fail`, never a traceback), and the 2-rank runs they compare."""
