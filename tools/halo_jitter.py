@@ -38,6 +38,10 @@ iteration. The predictors have no parameter:
   pred_4_pairs_us emax(M, 2) - mean(M): two independent pairs, each drawn
                  as a whole 2-rank iteration, so the correlation of two
                  ranks in one iteration is kept
+  pred_8_us      emax(d, 8) - emax(d, 4): what 8 ranks on a node (2x2x2,
+                 every rank couples with the other 7) would add beyond 4
+  pred_27_us     emax(d, 27) - emax(d, 8): a rank with all 26 neighbours
+                 of the 27-point stencil distinct (large runs) beyond 8
 
 and prints per case (µs; medians over the timed iterations unless named):
 
@@ -107,7 +111,7 @@ SIZE_CLASSES = ["200", "400", "800", "boxes"]
 WARMUP = 10  # untimed iterations at the start of every launch (docs/halo.md)
 HEADER = ("set,variant,size,iterations,work_us,d_p10_p90_us,cycle_us,pair_max_us,emax2_us,"
           "pred_3_us,pred_4_us,pred_4_peers_us,pred_4_median_us,pred_4_pairs_us,missing_4_us,"
-          "max4_meas_us,latest_mode_pct")
+          "max4_meas_us,latest_mode_pct,pred_8_us,pred_27_us")
 
 
 def fail(msg, code=1):
@@ -188,7 +192,7 @@ def one_case(xferlab, name, cal):
     r2 = case_ranks(xferlab, two, variant, size, 2)
     devs, works = deviations(r2)
     d = sorted(x for dev in devs for x in dev)
-    e = {k: emax(d, k) for k in (1, 2, 3, 4)}
+    e = {k: emax(d, k) for k in (1, 2, 3, 4, 8, 27)}
     m = latest(devs)
     pair = statistics.mean(m)
     cycle = statistics.median((its[n][1] - its[n - 1][1]) / 1e3
@@ -208,6 +212,7 @@ def one_case(xferlab, name, cal):
         "missing_4_us": float(cal["measured_us"]) - float(cal["predicted_uncalibrated_us"]),
         "max4_meas_us": statistics.mean(latest(devs4)) - pair,
         "latest_mode_pct": latest_mode_pct(r4),
+        "pred_8_us": e[8] - e[4], "pred_27_us": e[27] - e[8],
     }
 
 
@@ -279,6 +284,13 @@ def summary(rows):
                   f"{ratio:.2f} | {m['pred_4_median_us']:.1f} | {m['pred_4_pairs_us']:.1f} | "
                   f"{m['missing_4_us']:.1f} | "
                   f"{m['max4_meas_us']:.1f} | {m['latest_mode_pct']:.0f} | {r} |")
+    print("\n| sizes | cases | pred 4 µs (2 → 4) | pred 8 µs (4 → 8 per node) | pred 27 µs (8 → 27 coupled ranks) |")
+    print("|---|---|---|---|---|")
+    for c in SIZE_CLASSES + ["all"]:
+        g = groups.get(("all", c))
+        if g:
+            print(f"| {c} | {len(g)} | " + " | ".join(
+                f"{statistics.median(r[k] for r in g):.1f}" for k in ("pred_4_us", "pred_8_us", "pred_27_us")) + " |")
     paired = statistics.median(r["pair_max_us"] / r["emax2_us"] for r in rows if r["emax2_us"] > 0)
     print(f"\n2-rank pair_max / emax2, median over {len(rows)} cases: {paired:.2f}; "
           f"latest rank's mode under independent draws: {iid_latest_mode_pct():.0f} %")
