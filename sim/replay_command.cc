@@ -108,11 +108,13 @@ Status write_timeline_file(const FlagSet& flags, const ReplayOutput& output,
   // Streamed: a measured trace's tracks can be large.
   std::ofstream file(path);
   if (!file) return make_runtime_error(what + " --timeline: cannot create " + path);
-  XF_RETURN_IF_ERROR(write_timeline(file, flags.positionals()[0], output,
-                                    measured == "yes" || (measured == "auto" && output.measured)));
+  Status s = write_timeline(file, flags.positionals()[0], output,
+                            measured == "yes" || (measured == "auto" && output.measured));
+  const bool written = static_cast<bool>(file);
   file.close();
-  if (!file) return make_runtime_error(what + " --timeline: writing " + path + " failed");
-  return Status::Ok();
+  if (!written || !file)
+    return make_runtime_error(what + " --timeline: writing " + path + " failed");
+  return s;
 }
 
 }  // namespace

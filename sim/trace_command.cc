@@ -272,14 +272,18 @@ int run_export(const FlagSet& flags, std::ostream& out, std::ostream& err) {
   if (!r.ok()) return fail(err, r.error());
   if (path.empty()) {
     Status s = export_perfetto(*r, out);
+    if (!out) return fail(err, make_runtime_error("trace export: writing standard output failed"));
     return s.ok() ? kExitOk : fail(err, s.error());
   }
   std::ofstream file(path);
   if (!file) return fail(err, make_runtime_error("trace export: cannot create " + path));
   Status s = export_perfetto(*r, file);
+  const bool written = static_cast<bool>(file);
   file.close();
+  if (!written || !file) {
+    return fail(err, make_runtime_error("trace export: writing " + path + " failed"));
+  }
   if (!s.ok()) return fail(err, s.error());
-  if (!file) return fail(err, make_runtime_error("trace export: writing " + path + " failed"));
   out << "wrote " << path << " (open it in ui.perfetto.dev)\n";
   return kExitOk;
 }

@@ -67,9 +67,14 @@ expect_error 1 "xferlab: writing standard output: No space left on device" \
   sh -c '"$1" replay "$2" --mechanism hardware > /dev/full' sh "$xferlab" "$tmp/poll.xftrace"
 expect_error 1 "xferlab: writing standard output: No space left on device" \
   sh -c '"$1" version > /dev/full' sh "$xferlab"
-# One message where the command itself saw the failure (export checks its stream).
-expect_error 1 "writing the output failed" \
+# One message where the command itself saw the failure (export checks its
+# stream), naming what it wrote; a --timeline file on a full disk names its path.
+expect_error 1 "xferlab: trace export: writing standard output failed" \
   sh -c '"$1" trace export --perfetto "$2" > /dev/full' sh "$xferlab" "$tmp/poll.xftrace"
+expect_error 1 "xferlab: trace export: writing /dev/full failed" \
+  "$xferlab" trace export --perfetto "$tmp/poll.xftrace" -o /dev/full
+expect_error 1 "xferlab: replay --timeline: writing /dev/full failed" \
+  "$xferlab" replay "$tmp/poll.xftrace" --mechanism hardware --timeline /dev/full
 "$xferlab" trace generate --gpus 8 "$tmp/big.xft" > /dev/null  # ~1 MB of JSON: past the pipe's buffer
 set +e
 (trap '' PIPE; "$xferlab" trace export --perfetto "$tmp/big.xft" | head -c 1 > /dev/null

@@ -121,7 +121,8 @@ Status TimelineWriter::finish() {
   }
   out_ << "\n]}\n";
   out_.flush();
-  if (!out_) return make_runtime_error("timeline: writing the output failed");
+  // The caller names the output (a --timeline file, standard output).
+  if (!out_) return make_runtime_error("writing the Perfetto JSON failed");
   return Status::Ok();
 }
 
