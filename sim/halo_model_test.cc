@@ -383,7 +383,9 @@ TEST(HaloModel, MpiChainPayloadMovesOnlyWhileBothRanksAreInsideMpi) {
         after_return += end[p] > back + 1e-6;
         last_ns = std::max(last_ns, end[p]);
       }
-      if (chain) EXPECT_GE(end[m.end[early]], last_ns);
+      if (chain) {
+        EXPECT_GE(end[m.end[early]], last_ns);
+      }
     }
     if (chain) {
       EXPECT_EQ(moved_outside, 0);
