@@ -49,8 +49,9 @@ TEST(OutputPath, WriteFileChecked) {
   const std::string path = tmp_dir() + "/written.txt";
   ASSERT_TRUE(write_file_checked(path, "hello\n", "-o").ok());
   EXPECT_FALSE(write_file_checked("/nonexistent/x", "hello\n", "-o").ok());
-  if (std::filesystem::exists("/dev/full"))
+  if (std::filesystem::exists("/dev/full")) {
     EXPECT_FALSE(write_file_checked("/dev/full", std::string(1 << 16, 'x'), "-o").ok());
+  }
 }
 
 }  // namespace

@@ -129,9 +129,10 @@ TEST(PlatformChoice, BuiltInPresetsSkippedByFamilyChooseAsAllDo) {
                                       {"NVIDIA H200", 16, topo(16, "NV18")}};
   for (const auto& [name, p] : all) {
     for (int64_t n : {int64_t{1}, int64_t{2}, p.gpu.count, p.gpu.count + 1}) {
-      for (const std::string& cell : {"NV18", "NV2", "NV4", "PIX", "SYS"}) {
-        traces.push_back({"NVIDIA " + p.gpu.model, n, topo(static_cast<int>(n), cell)});
-        traces.push_back({p.gpu.model, n, n > 1 ? topo(static_cast<int>(n), cell) : ""});
+      const auto gpus = static_cast<uint32_t>(n);
+      for (const char* cell : {"NV18", "NV2", "NV4", "PIX", "SYS"}) {
+        traces.push_back({"NVIDIA " + p.gpu.model, gpus, topo(static_cast<int>(n), cell)});
+        traces.push_back({p.gpu.model, gpus, n > 1 ? topo(static_cast<int>(n), cell) : ""});
       }
     }
   }
