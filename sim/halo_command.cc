@@ -704,8 +704,8 @@ struct FamilySplit {
     }
     Result<Lent> l = lent(i);
     if (!l.ok()) return l.error();
-    Result<HaloPhases> p =
-        replay_held_out(l->a, l->b, geometry_of(k.run.r0()), trace_rates(), drivers, pair, own);
+    Result<HaloPhases> p = replay_held_out(l->a, l->b, l->w, geometry_of(k.run.r0()), trace_rates(),
+                                           drivers, pair, own);
     if (!p.ok()) return p.error();
     return std::make_pair(std::move(l->w), *p);
   }

@@ -515,11 +515,10 @@ HaloPhases mix_phases(double f, const HaloPhases& x, const HaloPhases& y) {
 }
 
 Result<HaloPhases> replay_held_out(
-    const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g, const WorkRates& rates,
-    ProxyDrivers drivers, PairMix pair,
+    const HaloWorkload& a, const HaloWorkload& b, const HaloWorkload& mixed, const HaloGeometry& g,
+    const WorkRates& rates, ProxyDrivers drivers, PairMix pair,
     const std::function<Result<HaloPhases>(const HaloWorkload&)>& replay) {
-  if (pair == PairMix::kComponents || !notify_loop(a.variant))
-    return replay(interpolate(a, b, g, rates, drivers));
+  if (pair == PairMix::kComponents || !notify_loop(a.variant)) return replay(mixed);
   Result<HaloPhases> lower = replay(interpolate(a, b, g, rates, drivers, EndTriple::kLower));
   if (!lower.ok()) return lower.error();
   Result<HaloPhases> upper = replay(interpolate(a, b, g, rates, drivers, EndTriple::kUpper));

@@ -385,14 +385,14 @@ HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 // y, clamped at 0; the counts are x's.
 HaloPhases mix_phases(double f, const HaloPhases& x, const HaloPhases& y);
 // replay_held_out: a held-out size on g between the fitted ends a (lower) and
-// b (upper), as `replay` replays a workload on g: one replay of
-// interpolate(a, b, g, rates, drivers); with PairMix::kOutput and stream /
+// b (upper), as `replay` replays a workload on g: one replay of `mixed`, the
+// caller's interpolate(a, b, g, rates, drivers); with PairMix::kOutput and stream /
 // stacked, two, each with one end's triple (EndTriple::kLower, kUpper), and
 // their phases mixed at residual_weight, the weight the residual has in the
 // one replay. Measured mode only (the triples are the traced design's).
 Result<HaloPhases> replay_held_out(
-    const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g, const WorkRates& rates,
-    ProxyDrivers drivers, PairMix pair,
+    const HaloWorkload& a, const HaloWorkload& b, const HaloWorkload& mixed, const HaloGeometry& g,
+    const WorkRates& rates, ProxyDrivers drivers, PairMix pair,
     const std::function<Result<HaloPhases>(const HaloWorkload&)>& replay);
 
 // ResidualSearch: the result of search_residual.

@@ -819,14 +819,14 @@ TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
       const HaloWorkload mixed = interpolate(a, b, g, rates);
       EXPECT_NEAR(mixed.residual_per_recv_ns, 1500 + f * 10500, 1e-6) << what;
       seen.clear();
-      Result<HaloPhases> def = replay_held_out(a, b, g, rates, ProxyDrivers::kWorkAndBytes,
+      Result<HaloPhases> def = replay_held_out(a, b, mixed, g, rates, ProxyDrivers::kWorkAndBytes,
                                                PairMix::kComponents, replay);
       ASSERT_TRUE(def.ok()) << what;
       ASSERT_EQ(seen.size(), 1u) << what;
       expect_phases(*def, phases_of(mixed), what + " default");
       seen.clear();
-      Result<HaloPhases> out =
-          replay_held_out(a, b, g, rates, ProxyDrivers::kWorkAndBytes, PairMix::kOutput, replay);
+      Result<HaloPhases> out = replay_held_out(a, b, mixed, g, rates, ProxyDrivers::kWorkAndBytes,
+                                               PairMix::kOutput, replay);
       ASSERT_TRUE(out.ok()) << what;
       if (!loop) {
         ASSERT_EQ(seen.size(), 1u) << what;
