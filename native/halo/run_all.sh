@@ -20,6 +20,10 @@
 # (counts above the GPU count are skipped and reported); the shared-GPU
 # placement (2 ranks on 1 GPU) runs only with the default.
 # HALO_BOXES="16 32 64" (default) are the HPGMG-like box edges.
+# HALO_SIZES="200 400 800" (default) are the global cube edges, split 4x4x4
+# like the paper's (200/400/800 run as --paper, any other multiple of 4 from
+# 8 to 2000 as --per-rank EDGE/4, e.g. 300 -> 75^3 a rank): sizes between the
+# paper's test the held-out interpolation at other places (run 25).
 set -uo pipefail
 out=${1:?usage: run_all.sh OUTDIR}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +59,16 @@ gda="$bin/gdasync_bench"
 [ -x "$halo" ] || { echo "run_all: $halo not found (build: see docs/halo.md)" >&2; exit 2; }
 have_gda=0; [ -x "$gda" ] && have_gda=1
 
+read -r -a halo_sizes <<<"${HALO_SIZES:-200 400 800}"
+for size in "${halo_sizes[@]}"; do
+  case $size in '' | *[!0-9]*) size_ok=0 ;; *) size_ok=$(( size >= 8 && size <= 2000 && size % 4 == 0 )) ;; esac
+  [ "$size_ok" = 1 ] || { echo "run_all: HALO_SIZES: '$size' is not a global cube edge (a multiple of 4 from 8 to 2000)" >&2; exit 2; }
+done
+# size_args EDGE: the paper's name where it has one, else the block a rank gets.
+size_args() {
+  case $1 in 200 | 400 | 800) echo "--paper $1" ;; *) echo "--per-rank $(( $1 / 4 ))" ;; esac
+}
+
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${gpus:-0}" -ge 1 ] || { echo "run_all: no GPU found (nvidia-smi -L)" >&2; exit 1; }
 
@@ -67,6 +81,7 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   echo "cuda: $(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)"
   echo "mpi: $(mpirun --version 2>&1 | head -1)"
   echo "iterations: $iters (warm-up $warmup)"
+  echo "sizes: ${halo_sizes[*]} (global cube edges); boxes: ${HALO_BOXES:-16 32 64}"
   echo "mpi binding: ${mpi_bind[*]}"
   echo "binaries:"; portable_sha256 "$halo" "$gda"
   echo "topology:"; nvidia-smi topo -m 2>/dev/null
@@ -116,15 +131,16 @@ for place in "${placements[@]}"; do
   # One representative trace per variant, size and rank count: one GPU per
   # rank only (the shared-GPU placement is a CSV-only comparison).
   if [ "$place" != shared1 ]; then trace_args=(--trace-dir "$out/traces"); else trace_args=(); fi
-  for size in 200 400 800; do
+  for size in "${halo_sizes[@]}"; do
+    read -r -a sz <<<"$(size_args "$size")"
     for v in baseline stream stacked; do
       run "${place}_${v}_$size" "$out/halo.csv" \
-        -x CUDA_VISIBLE_DEVICES "$halo" --variant "$v" --paper "$size" --label "${place}_$size"
+        -x CUDA_VISIBLE_DEVICES "$halo" --variant "$v" "${sz[@]}" --label "${place}_$size"
     done
     if [ $have_gda = 1 ]; then
       for v in host sa ki; do
         run "${place}_${v}_$size" "$out/halo.csv" \
-          -x CUDA_VISIBLE_DEVICES "$gda" --variant "$v" --paper "$size" --label "${place}_$size"
+          -x CUDA_VISIBLE_DEVICES "$gda" --variant "$v" "${sz[@]}" --label "${place}_$size"
       done
     fi
   done
