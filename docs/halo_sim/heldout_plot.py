@@ -2,7 +2,8 @@
 """docs/halo_sim/heldout_plot.py PNG [ROOT] — the frozen model's held-out
 errors on the runs recorded after it (docs/halo_sim.md, "At a glance"), one
 point per case, from the committed golden CSVs under ROOT (default: the
-repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-24), at 4
+repository): held-out sizes at 2 ranks (runs 13, 14, 15, 17-28; 400^3 and
+box 32^3), the sizes 300^3 / 600^3 never measured before (runs 26-28), at 4
 ranks on their own fit (13, 16, 17, 18, 20, 22, 23), at 3 ranks on their own
 fit (23, 24), and 4 ranks predicted from 2-rank traces alone
 (13 and 17 from their own 2-rank medians, 16 from run 15's; the model
@@ -25,6 +26,9 @@ import tempfile
 from gnuplot import run_gnuplot
 
 HELD_OUT = ("set", {"held-out"}, "error_pct")  # validate CSVs: held-out rows
+NEW_SIZES = {"300", "600"}  # runs 26-28 (HALO_SIZES): their own group
+PAPER_HELD_OUT = HELD_OUT + (lambda size: size not in NEW_SIZES,)
+NEW_HELD_OUT = HELD_OUT + (lambda size: size in NEW_SIZES,)
 X4 = "x4_calibration.csv"  # tools/halo_x4_calibration.py: per set, both predictions
 # name, files, (selecting column, its values, error column)
 GROUPS = [
@@ -32,7 +36,10 @@ GROUPS = [
      ["validation_run13_2rank.csv", "validation_run14.csv", "validation_run15.csv",
       "validation_run17_2rank.csv", "validation_run18_2rank.csv", "validation_run19.csv",
       "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv",
-      "validation_run23_2rank.csv", "validation_run24_2rank.csv"], HELD_OUT),
+      "validation_run23_2rank.csv", "validation_run24_2rank.csv", "validation_run25.csv",
+      "validation_run26.csv", "validation_run27.csv", "validation_run28.csv"], PAPER_HELD_OUT),
+    ("2 ranks, sizes never measured before (300, 600)",
+     ["validation_run26.csv", "validation_run27.csv", "validation_run28.csv"], NEW_HELD_OUT),
     ("4 ranks, own fit, held-out sizes",
      ["validation_run13_4rank.csv", "validation_run16_4rank.csv", "validation_run17_4rank.csv",
       "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv",
@@ -52,7 +59,7 @@ GROUPS = [
 
 
 # One colour per group, told apart in print (gnuplot's fifth default is a pale yellow).
-COLORS = ["#9400d3", "#009e73", "#0072b2", "#56b4e9", "#e69f00", "#d62728", "#cc79a7"]
+COLORS = ["#9400d3", "#000000", "#009e73", "#0072b2", "#56b4e9", "#e69f00", "#d62728", "#cc79a7"]
 
 
 def fail(msg):
@@ -60,8 +67,10 @@ def fail(msg):
 
 
 def errors(path, select):
-    """(variant size, error %) of the rows select = (column, values, error column) picks."""
-    column, values, error = select
+    """(variant size, error %) of the rows select = (column, values, error column[,
+    size filter]) picks."""
+    column, values, error = select[:3]
+    size_ok = select[3] if len(select) > 3 else (lambda size: True)
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -69,7 +78,7 @@ def errors(path, select):
         fail(f"{path}: {e.strerror}")
     out = []
     for i, r in enumerate(rows, start=2):
-        if r.get(column) not in values:
+        if r.get(column) not in values or not size_ok(r.get("size")):
             continue
         try:
             out.append((f"{r['variant']} {r['size']}", float(r[error])))
@@ -103,8 +112,8 @@ def main():
                          f"title '{name} ({len(pts)})' noenhanced")
         script = [
             f"set terminal pngcairo size 800,560 font ',10'; set output '{png}'",
-            "set ylabel 'error % (replay vs median of 5 launches)'; unset xtics",
-            "set title 'Held-out errors (model 8bd5cd2 + machine calibration, runs 13-24; "
+            "set ylabel 'error % (replay vs median of 5 or 10 launches)'; unset xtics",
+            "set title 'Held-out errors (model 8bd5cd2 + machine calibration, runs 13-28; "
             "each group sorted)' noenhanced",
             "set grid ytics; set key below left Left reverse; set yrange [-35:20]; set offsets 0, 3, 0, 0",
             "set arrow from graph 0, first 10 to graph 1, first 10 nohead dashtype 2",
