@@ -675,7 +675,7 @@ struct FamilySplit {
   const std::vector<Case>* fam = nullptr;
   ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;
   EndClasses classes = EndClasses::kPooled;
-  PairMix pair = PairMix::kComponents;
+  PairMix pair = PairMix::kOutput;
   std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
   // Lent: what held-out size i's ends lend it (a below, b above) and w, their
   // interpolation.

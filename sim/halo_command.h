@@ -97,7 +97,9 @@ Result<HaloValidation> validate_halo(const std::vector<std::string>& traces, dou
 // comes from (docs/halo_sim.md, "Validation"). Group "all" is the case's own
 // workload (its error is the calibration's, <= 0.1 %). Stream / stacked cases
 // add "lower_end_triple" and "upper_end_triple": the two replays that
-// XFERLAB_HALO_PAIR_MIX=output mixes (replay_held_out). Columns: run, variant,
+// XFERLAB_HALO_PAIR_MIX=output (the default) mixes (replay_held_out); every
+// other row, "none" included, is the single replay of the component-wise
+// interpolation (XFERLAB_HALO_PAIR_MIX=components). Columns: run, variant,
 // size, substituted, measured_us, sim_us, error_pct.
 Result<Table> halo_substitution(const std::vector<std::string>& traces);
 

@@ -176,13 +176,14 @@ bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end
 // PairMix: how a held-out stream / stacked size takes the (latency line,
 // notification median, residual) triple of its fitted ends, whose residual
 // each end calibrated with its own line (docs/halo_sim_log.md, "Stacked /
-// stream 400^3: consistent pairs mixed at the output": opt-in, undecided).
+// stream 400^3: consistent pairs mixed at the output"; the default since its
+// rule passed on the sealed runs 25-28, "The opt-in switches on runs 25-28").
 enum class PairMix {
-  kComponents,  ///< default: each of the three interpolated on its own, one replay.
-  kOutput,      ///< one replay per end with that end's triple, the phases interpolated.
+  kComponents,  ///< each of the three interpolated on its own, one replay (the default before).
+  kOutput,      ///< default: one replay per end with that end's triple, the phases interpolated.
 };
-// pair_mix_from_env: XFERLAB_HALO_PAIR_MIX=components (the default when
-// unset) or output; anything else an error naming the variable and value.
+// pair_mix_from_env: XFERLAB_HALO_PAIR_MIX=output (the default when unset)
+// or components; anything else an error naming the variable and value.
 Result<PairMix> pair_mix_from_env();
 // EndTriple: the triple interpolate gives the target: each at its own weight
 // (kMixed), or the lower (a's) or upper (b's) end's as it is.

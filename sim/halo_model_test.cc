@@ -870,8 +870,8 @@ TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
       }
     }
   }
-  // The switch: unset and "components" the default, "output" the opt-in.
-  expect_switch("XFERLAB_HALO_PAIR_MIX", pair_mix_from_env, PairMix::kComponents,
+  // The switch: unset and "output" the default, "components" the model before.
+  expect_switch("XFERLAB_HALO_PAIR_MIX", pair_mix_from_env, PairMix::kOutput,
                 {{"components", PairMix::kComponents}, {"output", PairMix::kOutput}},
                 "components or output");
 }

@@ -30,9 +30,14 @@
 #     > docs/halo_sim/validation_run15.csv
 #     (the same with XFERLAB_HALO_RESIDUAL_PLACEMENT=payload in front:
 #     docs/halo_sim/validation_run15_residual_payload.csv, the opt-in; with
-#     XFERLAB_HALO_PAIR_MIX=output in front: validation_run15_pair_output.csv; and run 13's
+#     XFERLAB_HALO_PAIR_MIX=components in front: validation_run15_pair_components.csv,
+#     the model before the pair mix became the default; and run 13's
 #     2 ranks with XFERLAB_HALO_END_CLASSES=matched in front:
-#     docs/halo_sim/validation_run13_2rank_end_classes_matched.csv)
+#     docs/halo_sim/validation_run13_2rank_end_classes_matched.csv; the opt-ins'
+#     records keep XFERLAB_HALO_PAIR_MIX=components in front too, as they were
+#     evaluated)
+#   xferlab validate traces/real/2026-11-27_h200x4_run17/halo_median5_2rank --format csv \
+#     > docs/halo_sim/validation_run17_2rank.csv   (and _4rank the same way)
 #   xferlab validate traces/real/2026-11-27_h200x4_run16/halo_median5_4rank --format csv \
 #     > docs/halo_sim/validation_run16_4rank.csv
 #   xferlab validate traces/real/2026-11-27_h100x2_validation --format csv \

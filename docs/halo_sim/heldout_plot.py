@@ -113,7 +113,7 @@ def main():
         script = [
             f"set terminal pngcairo size 800,560 font ',10'; set output '{png}'",
             "set ylabel 'error % (replay vs median of 5 or 10 launches)'; unset xtics",
-            "set title 'Held-out errors (model 8bd5cd2 + machine calibration, runs 13-28; "
+            "set title 'Held-out errors (model 8bd5cd2 + machine calibration + pair mix, runs 13-28; "
             "each group sorted)' noenhanced",
             "set grid ytics; set key below left Left reverse; set yrange [-35:20]; set offsets 0, 3, 0, 0",
             "set arrow from graph 0, first 10 to graph 1, first 10 nohead dashtype 2",
