@@ -673,9 +673,11 @@ Result<HaloWorkload> lent_by(const Case& end, const HaloGeometry& target, EndCla
 struct FamilySplit {
   std::vector<bool> fitted;
   const std::vector<Case>* fam = nullptr;
-  ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;
-  EndClasses classes = EndClasses::kPooled;
-  PairMix pair = PairMix::kOutput;
+  // No defaults here: split_family sets all three from the environment,
+  // where each switch's default lives (*_from_env, sim/halo_model.h).
+  ProxyDrivers drivers;
+  EndClasses classes;
+  PairMix pair;
   std::pair<size_t, size_t> bracket(size_t i) const { return fitted_bracket(fitted, i); }
   // Lent: what held-out size i's ends lend it (a below, b above) and w, their
   // interpolation.
