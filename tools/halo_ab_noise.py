@@ -13,10 +13,11 @@ Default: runs 25 and 26 (docs/halo_sim/validation_run{25,26}{,A,B}.csv). A
 missing or malformed CSV, or A / B rows that do not match ALL's, is a
 one-line error, exit 1.
 """
-import csv
 import os
 import statistics
 import sys
+
+from halo_validation_csv import read_rows
 
 
 def fail(msg):
@@ -24,17 +25,7 @@ def fail(msg):
 
 
 def load(path):
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    out = {}
-    for i, r in enumerate(rows, start=2):
-        try:
-            out[(r["variant"], r["size"])] = (r["set"], float(r["measured_us"]), float(r["error_pct"]))
-        except (KeyError, TypeError, ValueError):
-            fail(f"{path}:{i}: needs variant, size, set, measured_us, error_pct")
+    out = {(v, s): (set_, m, e) for v, s, set_, m, e in read_rows(path, fail)}
     if not out:
         fail(f"{path}: no rows")
     return out

@@ -41,11 +41,12 @@ has: 300^3 / 600^3, on runs 26-28 only, are left out). A missing or malformed CS
 a variant in fewer than 2 of them (none left to fit on), is a one-line
 error, exit 1.
 """
-import csv
 import math
 import os
 import statistics
 import sys
+
+from halo_validation_csv import read_rows
 
 DEFAULT = ["validation_run6", "validation_run9", "validation_run11", "validation_run12_2rank",
            "validation_run13_2rank", "validation_run14", "validation_run15",
@@ -66,17 +67,8 @@ def fail(msg):
 def load(paths):
     data = {}  # variant -> run -> size -> (measured_us, set, error_pct)
     for path in paths:
-        try:
-            with open(path, newline="") as f:
-                rows = list(csv.DictReader(f))
-        except OSError as e:
-            fail(f"{path}: {e.strerror}")
-        for i, r in enumerate(rows, start=2):
-            try:
-                data.setdefault(r["variant"], {}).setdefault(path, {})[r["size"]] = (
-                    float(r["measured_us"]), r["set"], float(r["error_pct"]))
-            except (KeyError, TypeError, ValueError):
-                fail(f"{path}:{i}: needs variant, size, set, measured_us, error_pct")
+        for variant, size, set_, measured, error in read_rows(path, fail):
+            data.setdefault(variant, {}).setdefault(path, {})[size] = (measured, set_, error)
     return data
 
 
