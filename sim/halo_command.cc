@@ -405,7 +405,7 @@ struct HaloReplay {
   bool wall_time = true;  ///< HaloReplayRequest::wall_time.
   NicCosts nic;
   int trace_ranks = 0;  ///< the trace's rank count (a reproduction needs it).
-  ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes;  ///< XFERLAB_HALO_PROXY_DRIVERS.
+  ProxyDrivers drivers = kProxyDriversDefault;  ///< XFERLAB_HALO_PROXY_DRIVERS.
 };
 
 // replay_row: case `cs` replayed at geometry `g` on `net` (rescaled: its

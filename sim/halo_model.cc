@@ -379,7 +379,7 @@ SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g) {
 
 Result<ProxyDrivers> proxy_drivers_from_env() {
   return switch_from_env(
-      "XFERLAB_HALO_PROXY_DRIVERS", ProxyDrivers::kWorkAndBytes,
+      "XFERLAB_HALO_PROXY_DRIVERS", kProxyDriversDefault,
       {{"work", ProxyDrivers::kWorkAndBytes}, {"surface", ProxyDrivers::kSurfaceAndVolume}});
 }
 
@@ -559,7 +559,7 @@ Result<bool> mpi_chain() {
 
 Result<ResidualPlacement> residual_placement_from_env() {
   return switch_from_env(
-      "XFERLAB_HALO_RESIDUAL_PLACEMENT", ResidualPlacement::kMessage,
+      "XFERLAB_HALO_RESIDUAL_PLACEMENT", kResidualPlacementDefault,
       {{"message", ResidualPlacement::kMessage}, {"payload", ResidualPlacement::kPayload}});
 }
 

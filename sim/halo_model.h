@@ -138,14 +138,15 @@ SizeTable self_copy_table(const SizeTable& t, const HaloGeometry& g);
 
 // ProxyDrivers: the drivers a held-out sa / ki size's proxy front and
 // residual per received message are interpolated in (docs/halo_sim_log.md, "Sa /
-// ki 400^3: the front is surface work, the residual volume work": tried, its
-// rule not met, so opt-in).
+// ki 400^3: the front is surface work, the residual volume work"; the default
+// since session 14, with the payload placement, by the rule of "Runs 29-31").
 enum class ProxyDrivers {
-  kWorkAndBytes,      ///< default: the front in the work driver, the residual in the bytes sent.
-  kSurfaceAndVolume,  ///< the front in the bytes sent, the residual in the cells.
+  kWorkAndBytes,      ///< the front in the work driver, the residual in the bytes sent (before).
+  kSurfaceAndVolume,  ///< default: the front in the bytes sent, the residual in the cells.
 };
-// proxy_drivers_from_env: XFERLAB_HALO_PROXY_DRIVERS=work (the default when
-// unset) or surface; anything else an error naming the variable and value.
+inline constexpr ProxyDrivers kProxyDriversDefault = ProxyDrivers::kSurfaceAndVolume;
+// proxy_drivers_from_env: XFERLAB_HALO_PROXY_DRIVERS=surface (the default when
+// unset) or work; anything else an error naming the variable and value.
 Result<ProxyDrivers> proxy_drivers_from_env();
 
 // EndClasses: what a fitted end lends a held-out stream / stacked size
@@ -205,7 +206,7 @@ enum class EndTriple { kMixed, kLower, kUpper };
 // progress cost derived from it), notification median and residual are a's
 // (kLower) or b's (kUpper), every other component as with kMixed.
 HaloWorkload interpolate(const HaloWorkload& a, const HaloWorkload& b, const HaloGeometry& g,
-                         const WorkRates& rates, ProxyDrivers drivers = ProxyDrivers::kWorkAndBytes,
+                         const WorkRates& rates, ProxyDrivers drivers = kProxyDriversDefault,
                          EndTriple triple = EndTriple::kMixed);
 // residual_weight: the weight interpolate gives b's residual per received
 // message at g (the bytes a rank sends; with kSurfaceAndVolume, sa / ki: the
@@ -339,13 +340,15 @@ struct HaloMarks {
 };
 // ResidualPlacement: where stream / stacked's calibrated residual goes
 // (docs/halo_sim_log.md, "Stacked / stream 400^3: the intercept places the
-// residual": tried, opt-in).
+// residual"; the default since session 14, with the surface drivers, by the
+// rule of "Runs 29-31").
 enum class ResidualPlacement {
-  kMessage,  ///< default: residual_per_recv_ns after each received message.
-  kPayload,  ///< each received message its share of the rank's rendezvous payload.
+  kMessage,  ///< residual_per_recv_ns after each received message (before).
+  kPayload,  ///< default: each received message its share of the rank's rendezvous payload.
 };
-// residual_placement_from_env: XFERLAB_HALO_RESIDUAL_PLACEMENT=message (the
-// default when unset) or payload; anything else an error naming the variable
+inline constexpr ResidualPlacement kResidualPlacementDefault = ResidualPlacement::kPayload;
+// residual_placement_from_env: XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (the
+// default when unset) or message; anything else an error naming the variable
 // and value. simulate_halo and calibrate_residual read it.
 Result<ResidualPlacement> residual_placement_from_env();
 // residual_ns: the residual work after received message m (sent to a rank
@@ -380,7 +383,7 @@ TaskGraph build_halo_graph(const HaloWorkload& w, const HaloGeometry& g, const H
                            HaloMode mode, const NicCosts& nic, HaloMarks* marks,
                            HaloDetail detail = HaloDetail::kReduced, double late_start_ns = 0,
                            bool mpi_chain = false,
-                           ResidualPlacement placement = ResidualPlacement::kMessage);
+                           ResidualPlacement placement = kResidualPlacementDefault);
 HaloPhases read_phases(const HaloMarks& marks, const TaskTimes& times);
 // mix_phases: each phase (and the iteration) a fraction f of the way from x to
 // y, clamped at 0; the counts are x's.

@@ -608,9 +608,11 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
   EXPECT_NEAR(host.unpack_phase_ns, 19000, 1e-6);
   // wait_send / unphased keep the work driver (equal ends: unchanged).
   EXPECT_DOUBLE_EQ(host.wait_send_ns, 500);
-  // sa: its GPU front stays on the work driver.
-  const HaloWorkload sa = interpolate(fitted("sa", box(24), 20000, 17000),
-                                      fitted("sa", box(64), 30000, 27000), box(32), rates);
+  // sa with the work drivers (the model before session 14): its GPU front
+  // stays on the work driver.
+  const HaloWorkload sa =
+      interpolate(fitted("sa", box(24), 20000, 17000), fitted("sa", box(64), 30000, 27000), box(32),
+                  rates, ProxyDrivers::kWorkAndBytes);
   EXPECT_NEAR(sa.proxy_front_ns, 20000 + fw * 10000, 1e-6);
   // Paper cubes: equal element counts, the work driver.
   const double fc = (work_driver_ns(cube(100), rates) - work_driver_ns(cube(50), rates)) /
@@ -623,11 +625,11 @@ TEST(HaloModel, HostBoxPhasesFollowTheFusedKernelsElementsPerThread) {
 }
 
 // XFERLAB_HALO_PROXY_DRIVERS=surface (docs/halo_sim_log.md, "Sa / ki 400^3: the
-// front is surface work, the residual volume work"; opt-in, its rule not
-// met): a held-out sa / ki size's proxy front follows the bytes a rank sends
-// and its residual the cells; the default keeps the work driver and the
-// bytes; other variants never change.
-TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
+// front is surface work, the residual volume work"; the default since session
+// 14): a held-out sa / ki size's proxy front follows the bytes a rank sends
+// and its residual the cells; `work` (the model before) keeps the work driver
+// and the bytes; other variants never change.
+TEST(HaloModel, ProxyDriversSurfaceMovesOnlyTheProxysFrontAndResidual) {
   auto fitted = [](const std::string& v, const HaloGeometry& g, double front_ns,
                    double residual_ns) {
     HaloWorkload w = sized(v, g);
@@ -650,19 +652,19 @@ TEST(HaloModel, ProxyDriversOptInMovesOnlyTheProxysFrontAndResidual) {
     const HaloWorkload def = interpolate(a, b, cube(100), rates);
     const HaloWorkload work = interpolate(a, b, cube(100), rates, ProxyDrivers::kWorkAndBytes);
     const HaloWorkload surf = interpolate(a, b, cube(100), rates, ProxyDrivers::kSurfaceAndVolume);
-    EXPECT_NEAR(def.proxy_front_ns, 20000 + fw * 60000, 1e-6) << v;
-    EXPECT_NEAR(def.residual_per_recv_ns, 1000 + fb * 6000, 1e-6) << v;
-    EXPECT_EQ(work.proxy_front_ns, def.proxy_front_ns) << v;
-    EXPECT_EQ(work.residual_per_recv_ns, def.residual_per_recv_ns) << v;
+    EXPECT_NEAR(work.proxy_front_ns, 20000 + fw * 60000, 1e-6) << v;
+    EXPECT_NEAR(work.residual_per_recv_ns, 1000 + fb * 6000, 1e-6) << v;
+    EXPECT_EQ(surf.proxy_front_ns, def.proxy_front_ns) << v;
+    EXPECT_EQ(surf.residual_per_recv_ns, def.residual_per_recv_ns) << v;
     const bool proxy = v == "sa" || v == "ki";
     EXPECT_NEAR(surf.proxy_front_ns, 20000 + (proxy ? fb : fw) * 60000, 1e-6) << v;
     EXPECT_NEAR(surf.residual_per_recv_ns, 1000 + (proxy ? fc : fb) * 6000, 1e-6) << v;
-    EXPECT_EQ(surf.pack_phase_ns, def.pack_phase_ns) << v;
-    EXPECT_EQ(surf.notify_gpu_to_cpu_ns, def.notify_gpu_to_cpu_ns) << v;
+    EXPECT_EQ(surf.pack_phase_ns, work.pack_phase_ns) << v;
+    EXPECT_EQ(surf.notify_gpu_to_cpu_ns, work.notify_gpu_to_cpu_ns) << v;
   }
-  // The switch: unset and "work" the default, "surface" the opt-in.
+  // The switch: unset and "surface" the default, "work" the model before.
   expect_switch(
-      "XFERLAB_HALO_PROXY_DRIVERS", proxy_drivers_from_env, ProxyDrivers::kWorkAndBytes,
+      "XFERLAB_HALO_PROXY_DRIVERS", proxy_drivers_from_env, ProxyDrivers::kSurfaceAndVolume,
       {{"work", ProxyDrivers::kWorkAndBytes}, {"surface", ProxyDrivers::kSurfaceAndVolume}},
       "work or surface");
 }
@@ -756,9 +758,9 @@ TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
   w.residual_per_recv_ns = 3000;
   for (const GeoMessage& m : messages_of(tiny, 0))
     EXPECT_EQ(residual_ns(w, tiny, m, ResidualPlacement::kPayload), 3000);
-  // The switch: unset and "message" the default, "payload" the opt-in.
+  // The switch: unset and "payload" the default, "message" the model before.
   expect_switch(
-      "XFERLAB_HALO_RESIDUAL_PLACEMENT", residual_placement_from_env, ResidualPlacement::kMessage,
+      "XFERLAB_HALO_RESIDUAL_PLACEMENT", residual_placement_from_env, ResidualPlacement::kPayload,
       {{"message", ResidualPlacement::kMessage}, {"payload", ResidualPlacement::kPayload}},
       "message or payload");
 }
@@ -815,8 +817,8 @@ TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
       const HaloGeometry g = cube(n);
       const double f = residual_weight(a, b, g, ProxyDrivers::kWorkAndBytes);
       EXPECT_NEAR(f, n == 50 ? 0 : n == 200 ? 1 : fb, 1e-12) << what;
-      // The weight is the residual's in the default interpolation.
-      const HaloWorkload mixed = interpolate(a, b, g, rates);
+      // The weight is the residual's in the interpolation with the same drivers.
+      const HaloWorkload mixed = interpolate(a, b, g, rates, ProxyDrivers::kWorkAndBytes);
       EXPECT_NEAR(mixed.residual_per_recv_ns, 1500 + f * 10500, 1e-6) << what;
       seen.clear();
       Result<HaloPhases> def = replay_held_out(a, b, mixed, g, rates, ProxyDrivers::kWorkAndBytes,

@@ -17,7 +17,7 @@ grep -qx "# all: |e_A - e_B| held-out, pts: median 6.5, max 6.5 (1); |T_A - T_B|
   fail "summary: $out"
 
 out=$(python3 "$py")
-grep -qx "# all: |e_A - e_B| held-out, pts: median 2.2, max 9.2 (30); |T_A - T_B| / T, %: median 2.3, max 12.5 (72)" <<<"$out" ||
+grep -qx "# all: |e_A - e_B| held-out, pts: median 2.5, max 10.2 (30); |T_A - T_B| / T, %: median 2.3, max 12.5 (72)" <<<"$out" ||
   fail "runs 25/26: $(tail -3 <<<"$out")"
 
 printf '%s\nr,sa,200,fitted,90,90,0\n' "$h" > "$tmp/short.csv"

@@ -9,10 +9,10 @@
 # model misses it and its bias correction too (9.09 / 21.0); b (100 / 100 /
 # 121 us, model +10 % on every run) misses out of sample (10.00 / 17.4)
 # where the corrected model is exact; c (constant, model +3 %) meets
-# everything. On the nineteen committed 2-rank runs of the bound: the output
-# is the committed docs/halo_sim/bound_oracle_runs6_to_28.csv, nine rows of
-# 19 runs, no in-hindsight max above the model's, and the model's bound
-# column is `xferlab validate`'s (docs/halo_sim/bound_runs6_to_28_pair_mix.txt). A
+# everything. On the twenty-two committed 2-rank runs of the bound: the output
+# is the committed docs/halo_sim/bound_oracle_runs6_to_31.csv, nine rows of
+# 22 runs, no in-hindsight max above the model's, and the model's bound
+# column is `xferlab validate`'s (docs/halo_sim/bound_runs6_to_31.txt). A
 # missing or malformed CSV, and a variant in one CSV only, are one-line
 # errors, exit 1.
 set -euo pipefail
@@ -43,13 +43,13 @@ WANT
 diff "$tmp/syn_want" "$tmp/syn_cut" || fail "synthetic rows"
 python3 "$py" > "$tmp/out" || fail "exit $?"
 head -1 "$tmp/out" | grep -qx "$header" || fail "header: $(head -1 "$tmp/out")"
-diff docs/halo_sim/bound_oracle_runs6_to_28.csv "$tmp/out" ||
-  fail "docs/halo_sim/bound_oracle_runs6_to_28.csv is stale (python3 tools/halo_bound_oracle.py)"
-[ "$(tail -n +2 "$tmp/out" | grep -c ',19,')" = 9 ] || fail "not 9 rows of 19 runs: $(cat "$tmp/out")"
+diff docs/halo_sim/bound_oracle_runs6_to_31.csv "$tmp/out" ||
+  fail "docs/halo_sim/bound_oracle_runs6_to_31.csv is stale (python3 tools/halo_bound_oracle.py)"
+[ "$(tail -n +2 "$tmp/out" | grep -c ',22,')" = 9 ] || fail "not 9 rows of 22 runs: $(cat "$tmp/out")"
 awk -F, 'NR > 1 && !($6 > 0 && $6 <= $8 + 1e-9) { print "oracle above the model max: " $0; bad = 1 } END { exit bad }' "$tmp/out" ||
   fail "an oracle row above the model's max"
 awk '$1 != "bound:" && $2 ~ /^(400|box32)$/ { print $1 "," $2 "," ($0 ~ /not met *$/ ? "not met" : "met") }' \
-  docs/halo_sim/bound_runs6_to_28_pair_mix.txt | sort > "$tmp/validate"
+  docs/halo_sim/bound_runs6_to_31.txt | sort > "$tmp/validate"
 tail -n +2 "$tmp/out" | cut -d, -f1,2,9 | sort > "$tmp/model"
 [ "$(wc -l < "$tmp/validate")" = 9 ] && diff "$tmp/validate" "$tmp/model" || fail "model_bound is not xferlab validate's"
 one_line_error() {  # WHAT PATTERN CSV...

@@ -34,10 +34,10 @@ same CSVs (and model_bound), the leave-one-run-out interpolation's median /
 max |error| % and loo_bound, and the leave-one-run-out bias-corrected
 model's median / max |error| % and model_loo_bound; bounds are "met" or
 "not met" as `xferlab validate` prints them.
-Default CSVs: the nineteen 2-rank runs of the bound, medians of 5 or 10
-launches (docs/halo_sim/bound_runs6_to_28_pair_mix.txt); their output is
-committed as docs/halo_sim/bound_oracle_runs6_to_28.csv (the sizes every run
-has: 300^3 / 600^3, on runs 26-28 only, are left out). A missing or malformed CSV, or
+Default CSVs: the twenty-two 2-rank runs of the bound, medians of 5 or 10
+launches (docs/halo_sim/bound_runs6_to_31.txt); their output is
+committed as docs/halo_sim/bound_oracle_runs6_to_31.csv (the sizes every run
+has: 300^3 / 600^3, on runs 26-31 only, are left out). A missing or malformed CSV, or
 a variant in fewer than 2 of them (none left to fit on), is a one-line
 error, exit 1.
 """
@@ -53,7 +53,8 @@ DEFAULT = ["validation_run6", "validation_run9", "validation_run11", "validation
            "validation_run17_2rank", "validation_run18_2rank", "validation_run19",
            "validation_run20_2rank", "validation_run21", "validation_run22_2rank",
            "validation_run23_2rank", "validation_run24_2rank", "validation_run25",
-           "validation_run26", "validation_run27", "validation_run28"]
+           "validation_run26", "validation_run27", "validation_run28", "validation_run29",
+           "validation_run30", "validation_run31"]
 # Issue #15's bound, as sim/halo_bound.cc scores it (kBoundMedianAbsPct,
 # kBoundMaxAbsPct).
 BOUND_MEDIAN_ABS_PCT = 5.0

@@ -26,7 +26,7 @@ import tempfile
 from gnuplot import run_gnuplot
 
 HELD_OUT = ("set", {"held-out"}, "error_pct")  # validate CSVs: held-out rows
-NEW_SIZES = {"300", "600"}  # runs 26-28 (HALO_SIZES): their own group
+NEW_SIZES = {"300", "600"}  # runs 26-31 (HALO_SIZES): their own group
 PAPER_HELD_OUT = HELD_OUT + (lambda size: size not in NEW_SIZES,)
 NEW_HELD_OUT = HELD_OUT + (lambda size: size in NEW_SIZES,)
 X4 = "x4_calibration.csv"  # tools/halo_x4_calibration.py: per set, both predictions
@@ -37,9 +37,11 @@ GROUPS = [
       "validation_run17_2rank.csv", "validation_run18_2rank.csv", "validation_run19.csv",
       "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv",
       "validation_run23_2rank.csv", "validation_run24_2rank.csv", "validation_run25.csv",
-      "validation_run26.csv", "validation_run27.csv", "validation_run28.csv"], PAPER_HELD_OUT),
+      "validation_run26.csv", "validation_run27.csv", "validation_run28.csv",
+      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv"], PAPER_HELD_OUT),
     ("2 ranks, sizes never measured before (300, 600)",
-     ["validation_run26.csv", "validation_run27.csv", "validation_run28.csv"], NEW_HELD_OUT),
+     ["validation_run26.csv", "validation_run27.csv", "validation_run28.csv",
+      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv"], NEW_HELD_OUT),
     ("4 ranks, own fit, held-out sizes",
      ["validation_run13_4rank.csv", "validation_run16_4rank.csv", "validation_run17_4rank.csv",
       "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv",
