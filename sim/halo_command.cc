@@ -232,10 +232,12 @@ Result<std::vector<Case>> load_family(const Case& c) {
 }
 
 // workload_at: a family's components at `cells` (interpolated between the two
-// bracketing sizes, or the nearest two; as measured when only one size).
+// bracketing sizes, or the nearest two; as measured when only one size). When
+// interpolated, *hi is the upper end's index (the lower one's is *hi - 1), else 0.
 HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g, ProxyDrivers drivers,
-                         std::string* data_from) {
+                         std::string* data_from, size_t* hi_out) {
   const double cells = g.cells();
+  *hi_out = 0;
   if (fam.size() == 1) {
     *data_from = fam[0].size + " (as measured)";
     return fam[0].w;
@@ -249,6 +251,7 @@ HaloWorkload workload_at(const std::vector<Case>& fam, const HaloGeometry& g, Pr
     }
   }
   *data_from = "interpolated " + fam[hi - 1].size + "-" + fam[hi].size;
+  *hi_out = hi;
   return interpolate(fam[hi - 1].w, fam[hi].w, g, trace_rates(), drivers);
 }
 
@@ -406,6 +409,7 @@ struct HaloReplay {
   NicCosts nic;
   int trace_ranks = 0;  ///< the trace's rank count (a reproduction needs it).
   ProxyDrivers drivers = kProxyDriversDefault;  ///< XFERLAB_HALO_PROXY_DRIVERS.
+  PairMix pair = kPairMixDefault;               ///< XFERLAB_HALO_PAIR_MIX.
 };
 
 // replay_row: case `cs` replayed at geometry `g` on `net` (rescaled: its
@@ -415,10 +419,13 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
                   Table& table) {
   std::string data_from;
   HaloWorkload w;
+  std::vector<Case> fam;
+  size_t hi = 0;  // interpolated between fam[hi - 1] and fam[hi] when > 0
   if (rescaled) {
-    Result<std::vector<Case>> fam = load_family(cs);
-    if (!fam.ok()) return fam.error();
-    w = workload_at(*fam, g, h.drivers, &data_from);
+    Result<std::vector<Case>> fam_or = load_family(cs);
+    if (!fam_or.ok()) return fam_or.error();
+    fam = std::move(*fam_or);
+    w = workload_at(fam, g, h.drivers, &data_from, &hi);
     data_from = "prediction, components " + data_from;
   } else {
     w = cs.w;
@@ -427,7 +434,17 @@ Status replay_row(const HaloReplay& h, const Case& cs, const HaloGeometry& g,
                     : "prediction (mode / placement)";
   }
   const auto t0 = std::chrono::steady_clock::now();
-  Result<HaloPhases> p = simulate_halo(w, g, net, h.mode, h.nic, h.detail);
+  auto run = [&](const HaloWorkload& x) {
+    return simulate_halo(x, g, net, h.mode, h.nic, h.detail);
+  };
+  // An interpolated size replays as validate's held-out sizes do (the pair
+  // mix for stream / stacked, replay_held_out), so what `--ranks` predicts is
+  // the model validate checks; the triples are the traced design's, so the
+  // other modes replay the interpolation once.
+  Result<HaloPhases> p =
+      hi > 0 && h.mode == HaloMode::kMeasured
+          ? replay_held_out(fam[hi - 1].w, fam[hi].w, w, g, trace_rates(), h.drivers, h.pair, run)
+          : run(w);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!p.ok()) return p.error();
   // The machine's on-node MPI step: a time per iteration in the wait, where
@@ -552,6 +569,9 @@ Result<HaloReplayOutput> halo_replay(const HaloReplayRequest& req) {
   Result<ProxyDrivers> drivers = proxy_drivers_from_env();
   if (!drivers.ok()) return drivers.error();
   h.drivers = *drivers;
+  Result<PairMix> pair = pair_mix_from_env();
+  if (!pair.ok()) return pair.error();
+  h.pair = *pair;
   const std::vector<int> rank_counts = req.ranks.empty() ? std::vector<int>{t.ranks} : req.ranks;
   HaloReplayOutput out{halo_replay_table(req.wall_time), {}};
   for (const int ranks : rank_counts) {

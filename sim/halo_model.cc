@@ -426,7 +426,7 @@ bool match_protocol(HaloWorkload& w, const HaloRun& run, const HaloGeometry& end
 }
 
 Result<PairMix> pair_mix_from_env() {
-  return switch_from_env("XFERLAB_HALO_PAIR_MIX", PairMix::kOutput,
+  return switch_from_env("XFERLAB_HALO_PAIR_MIX", kPairMixDefault,
                          {{"components", PairMix::kComponents}, {"output", PairMix::kOutput}});
 }
 

@@ -183,6 +183,7 @@ enum class PairMix {
   kComponents,  ///< each of the three interpolated on its own, one replay (the default before).
   kOutput,      ///< default: one replay per end with that end's triple, the phases interpolated.
 };
+inline constexpr PairMix kPairMixDefault = PairMix::kOutput;
 // pair_mix_from_env: XFERLAB_HALO_PAIR_MIX=output (the default when unset)
 // or components; anything else an error naming the variable and value.
 Result<PairMix> pair_mix_from_env();

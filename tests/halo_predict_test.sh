@@ -11,7 +11,11 @@
 #   * the node-symmetric graph equals the fine graph;
 #   * the papers' presets exist and name their source;
 #   * a preset's on-node MPI step ([mpi_node]) is added, exactly, from 2 to
-#     4 ranks per node, never at 2 per node, nothing without a calibration.
+#     4 ranks per node, never at 2 per node, nothing without a calibration;
+#   * an interpolated size (1024 ranks of the 800^3 cube: 50x100x100 blocks,
+#     between the 200^3 and 400^3 traces) replays as validate's held-out
+#     sizes: XFERLAB_HALO_PAIR_MIX moves stream / stacked only, and only in
+#     the measured mode.
 set -euo pipefail
 xferlab=$1
 dir=$(dirname "$2")  # any trace of the run's halo/traces directory
@@ -103,6 +107,27 @@ two=$("$xferlab" replay "$paper" --ranks 4 --scaling weak --ranks-per-node 2 \
   --platform h200x4_hgx_nvswitch --format csv)
 ! grep -q 'on-node MPI step' <<< "$two" || fail "the step added at 2 ranks per node"
 [ "$(iter_of <<< "$two")" != "$(iter_of <<< "$with")" ] || fail "2 and 4 ranks per node alike"
+
+# An interpolated size: the pair mix (the default) against the components.
+for mode in measured hw-doorbell; do
+  "$xferlab" replay "$paper" --variant all --ranks 1024 --mode "$mode" --format csv \
+    > "$tmp/mix_$mode.csv" 2> /dev/null
+  XFERLAB_HALO_PAIR_MIX=components "$xferlab" replay "$paper" --variant all --ranks 1024 \
+    --mode "$mode" --format csv > "$tmp/comp_$mode.csv" 2> /dev/null
+done
+python3 - "$tmp" <<'PY' || fail "the pair mix at an interpolated size"
+import csv, sys
+def rows(name):
+    with open(f"{sys.argv[1]}/{name}.csv") as f:
+        return {r["variant"]: r for r in csv.DictReader(f)}
+for mode in ("measured", "hw-doorbell"):
+    mix, comp = rows("mix_" + mode), rows("comp_" + mode)
+    assert mix.keys() == comp.keys() and "stream" in mix, (mode, sorted(mix))
+    for v, r in mix.items():
+        assert "interpolated 200-400" in r["data"], (mode, v, r["data"])
+        moved = abs(float(r["iteration_us"]) - float(comp[v]["iteration_us"])) > 1e-6
+        assert moved == (mode == "measured" and v in ("stream", "stacked")), (mode, v)
+PY
 
 # The papers' machines: presets exist, cite the paper, and replay at 64 ranks.
 for preset in power9_v100_ib icelake_v100_ib; do
