@@ -12,16 +12,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 python3 "$py" "$tmp/heldout.png" > "$tmp/out" || fail "exited $?"
 [ -s "$tmp/heldout.png" ] || fail "no PNG"
 printf '%s\n' \
-  "2 ranks, held-out sizes: 162 cases, median |error| 2.7 %, max 10.9 %, > 10 %: 2" \
-  "2 ranks, sizes never measured before (300, 600): 72 cases, median |error| 2.8 %, max 12.6 %, > 10 %: 3" \
-  "4 ranks, own fit, held-out sizes: 63 cases, median |error| 3.2 %, max 18.6 %, > 10 %: 1" \
+  "2 ranks, held-out sizes: 171 cases, median |error| 2.7 %, max 11.0 %, > 10 %: 3" \
+  "2 ranks, sizes never measured before (300, 600): 84 cases, median |error| 2.8 %, max 14.1 %, > 10 %: 4" \
+  "4 ranks, own fit, held-out sizes: 84 cases, median |error| 3.3 %, max 18.6 %, > 10 %: 2" \
   "3 ranks, own fit, held-out sizes: 18 cases, median |error| 1.9 %, max 7.9 %, > 10 %: 0" \
   "2 -> 4 ranks from 2-rank traces: 90 cases, median |error| 6.1 %, max 31.6 %, > 10 %: 25" \
   "2 -> 4 ranks, machine calibration, cross-validated: 147 cases, median |error| 3.9 %, max 26.3 %, > 10 %: 17" \
-  "2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22, 23: 120 cases, median |error| 5.0 %, max 21.6 %, > 10 %: 15" \
+  "2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22, 23, 33: 159 cases, median |error| 4.6 %, max 21.6 %, > 10 %: 21" \
   "2 -> 3 ranks, machine calibration, sealed runs 23, 24: 60 cases, median |error| 4.1 %, max 14.2 %, > 10 %: 9" |
   diff - "$tmp/out" || fail "groups differ"
-grep -q '| 162 | 2.7 / 10.9 ' "$doc" && grep -q '| 72 | 2.8 / 12.6 ' "$doc" && grep -q '| 63 | 3.2 / 18.6 ' "$doc" && grep -q '| 120 | 5.0 / 21.6 ' "$doc" &&
+grep -q '| 171 | 2.7 / 11.0 ' "$doc" && grep -q '| 84 | 2.8 / 14.1 ' "$doc" && grep -q '| 84 | 3.3 / 18.6 ' "$doc" && grep -q '| 159 | 4.6 / 21.6 ' "$doc" &&
   grep -q '| 18 | 1.9 / 7.9 ' "$doc" && grep -q '| 60 | 4.1 / 14.2 ' "$doc" &&
   grep -q '| 90 | 6.1 / 31.6 ' "$doc" && grep -q '| 147 | 3.9 / 26.3 ' "$doc" || fail "docs/halo_sim.md 'At a glance' does not quote these numbers"
 if python3 "$py" "$tmp/x.txt" 2> "$tmp/err"; then fail "a non-PNG path accepted"; fi

@@ -15,7 +15,8 @@
 #   PLATFORM=h200x4_hgx_nvswitch BOXES="box16 box24 box32 box64" \
 #   tools/halo_predict_x4.sh docs/halo_sim/x4_h200_run16_from_run15.csv
 # (and say in the docs what the rows are in-sample for).
-# Also checks that a bad SET or RANKS is refused with a one-line error.
+# Also checks that SIZES picks the sizes replayed, and that a bad SET or RANKS
+# is refused with a one-line error.
 set -euo pipefail
 xferlab=$(readlink -f "$1")
 script=$2
@@ -31,6 +32,11 @@ XFERLAB=$xferlab SET=revised TWO=$two FOUR=$four \
 paste -d '\n' "$golden" "$tmp/x4.csv" | awk -f "$(dirname "$0")/csv_close.awk" ||
   fail "$golden is stale (regenerate it, see the header of this test)"
 grep -q '^this table: 30 cases' "$tmp/out" || fail "no 30-case summary: $(tail -2 "$tmp/out")"
+# SIZES picks the paper sizes replayed (boxes as before): "200 800" gives their rows only.
+XFERLAB=$xferlab SET=revised TWO=$two FOUR=$four PLATFORM=$platform BOXES="box32" SIZES="200 800" \
+  "$script" "$tmp/sizes.csv" > "$tmp/sizes" 2>&1 || fail "SIZES: $(tail -3 "$tmp/sizes")"
+[ "$(cut -d, -f2 "$tmp/sizes.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "200 800 box32 " ] ||
+  fail "SIZES=\"200 800\": sizes $(cut -d, -f2 "$tmp/sizes.csv" | tail -n +2 | sort -u | tr '\n' ' ')"
 rc=0
 XFERLAB=$xferlab SET=bogus "$script" "$tmp/bad.csv" > "$tmp/bad" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "SET must be revised or held-out, got 'bogus'" "$tmp/bad" ||

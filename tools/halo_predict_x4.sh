@@ -22,8 +22,9 @@
 # Writes OUT_CSV (default docs/halo_sim/x4_progress.csv) and prints the table.
 # RANKS (default 4) is the rank count of FOUR's runs and of the prediction
 # (e.g. RANKS=3 for a 3x1x1 run on a 4-GPU node; the columns keep their names).
-# Other runs: TWO (2-rank traces), FOUR (4-rank traces), PLATFORM and BOXES
-# (default "box16 box32 box64") override the defaults, e.g. the fresh runs of
+# Other runs: TWO (2-rank traces, .xft.zst or .xft), FOUR (4-rank traces),
+# PLATFORM, SIZES (default "200 400 800") and BOXES (default "box16 box32
+# box64") override the defaults, e.g. the fresh runs of
 # docs/halo_sim.md: FOUR=<4-rank dir> BOXES="box16 box24 box32 box64"; SET=held-out
 # for a run recorded after the last model change (run 13).
 # docs/halo_sim/x4_heldout.csv is this script's output at 8db587e, before the
@@ -63,10 +64,12 @@ for f in "$four"/halo.csv "$four"/boxes.csv; do
 done >> "$tmp/wall.txt"
 
 for v in baseline stream stacked host sa ki; do
-  sizes="200 400 800"
+  sizes=${SIZES:-200 400 800}
   case $v in host | sa | ki) sizes="$sizes ${BOXES:-box16 box32 box64}" ;; esac
   for s in $sizes; do
-    "$x" replay "$two/traces/${v}_gpus2_${s}_rank0.xft.zst" --ranks "$ranks" --scaling weak \
+    trace="$two/traces/${v}_gpus2_${s}_rank0.xft"
+    [ -e "$trace" ] || trace="$trace.zst"
+    "$x" replay "$trace" --ranks "$ranks" --scaling weak \
       --platform $platform --format csv | awk -F, -v s="$s" 'NR == 2 { print $1, s, $7, $8, $9, $10, $11 }'
   done
 done > "$tmp/pred.txt"

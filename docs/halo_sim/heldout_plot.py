@@ -26,7 +26,7 @@ import tempfile
 from gnuplot import run_gnuplot
 
 HELD_OUT = ("set", {"held-out"}, "error_pct")  # validate CSVs: held-out rows
-NEW_SIZES = {"300", "600"}  # runs 26-31 (HALO_SIZES): their own group
+NEW_SIZES = {"300", "600"}  # runs 26-33 (HALO_SIZES): their own group
 PAPER_HELD_OUT = HELD_OUT + (lambda size: size not in NEW_SIZES,)
 NEW_HELD_OUT = HELD_OUT + (lambda size: size in NEW_SIZES,)
 X4 = "x4_calibration.csv"  # tools/halo_x4_calibration.py: per set, both predictions
@@ -38,22 +38,25 @@ GROUPS = [
       "validation_run20_2rank.csv", "validation_run21.csv", "validation_run22_2rank.csv",
       "validation_run23_2rank.csv", "validation_run24_2rank.csv", "validation_run25.csv",
       "validation_run26.csv", "validation_run27.csv", "validation_run28.csv",
-      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv"], PAPER_HELD_OUT),
+      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv",
+      "validation_run32.csv"], PAPER_HELD_OUT),
     ("2 ranks, sizes never measured before (300, 600)",
      ["validation_run26.csv", "validation_run27.csv", "validation_run28.csv",
-      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv"], NEW_HELD_OUT),
+      "validation_run29.csv", "validation_run30.csv", "validation_run31.csv",
+      "validation_run32.csv"], NEW_HELD_OUT),
     ("4 ranks, own fit, held-out sizes",
      ["validation_run13_4rank.csv", "validation_run16_4rank.csv", "validation_run17_4rank.csv",
       "validation_run18_4rank.csv", "validation_run20_4rank.csv", "validation_run22_4rank.csv",
-      "validation_run23_4rank.csv"], HELD_OUT),
+      "validation_run23_4rank.csv", "validation_run33_4rank.csv"], HELD_OUT),
     ("3 ranks, own fit, held-out sizes",
      ["validation_run23_3rank.csv", "validation_run24_3rank.csv"], HELD_OUT),
     ("2 -> 4 ranks from 2-rank traces",
      [X4], ("set", {"run13", "run16", "run17"}, "error_uncalibrated_pct")),
     ("2 -> 4 ranks, machine calibration, cross-validated",
      [X4], ("set", {"x4", "run12", "run13", "run16", "run17"}, "error_cross_validated_pct")),
-    ("2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22, 23",
-     ["x4_h200_run18.csv", "x4_h100_run20.csv", "x4_h100_run22.csv", "x4_h200_run23_2to4_cal.csv"],
+    ("2 -> 4 ranks, machine calibration, sealed runs 18, 20, 22, 23, 33",
+     ["x4_h200_run18.csv", "x4_h100_run20.csv", "x4_h100_run22.csv", "x4_h200_run23_2to4_cal.csv",
+      "x4_h200_run33_from_run32.csv"],
      HELD_OUT),
     ("2 -> 3 ranks, machine calibration, sealed runs 23, 24",
      ["x4_h200_run23_2to3_cal.csv", "x4_h200_run24_2to3_cal.csv"], HELD_OUT),
