@@ -723,7 +723,8 @@ TEST(HaloModel, EndClassesMatchedLeavesOutKindsThatChangeProtocol) {
 }
 
 // XFERLAB_HALO_RESIDUAL_PLACEMENT=payload (docs/halo_sim_log.md, "Stacked /
-// stream 400^3: the intercept places the residual"; tried, opt-in): stream /
+// stream 400^3: the intercept places the residual"; the default since session
+// 14, "Runs 29-31"): stream /
 // stacked's residual goes to the received messages by rendezvous payload,
 // the same total per rank; other variants and placements keep the even split.
 TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
@@ -766,11 +767,12 @@ TEST(HaloModel, ResidualPlacementPayloadSharesTheResidualByRendezvousPayload) {
 }
 
 // XFERLAB_HALO_PAIR_MIX=output (docs/halo_sim_log.md, "Stacked / stream
-// 400^3: consistent pairs mixed at the output"; opt-in): a held-out stream /
-// stacked size is replayed once with each end's (latency line, notification,
-// residual) triple, every other component interpolated as by default, and
-// the two replays' phases are mixed at the residual's weight; other
-// variants, and the default, replay the interpolated workload once.
+// 400^3: consistent pairs mixed at the output"; the default since session
+// 13): a held-out stream / stacked size is replayed once with each end's
+// (latency line, notification, residual) triple, every other component
+// interpolated, and the two replays' phases are mixed at the residual's
+// weight; other variants, and `components`, replay the interpolated workload
+// once.
 TEST(HaloModel, PairMixOutputMixesTheReplaysOfTheEndTriples) {
   auto fitted = [](const std::string& v, const HaloGeometry& g, LinearFit mpi, double notify_ns,
                    double residual_ns, double ready_base_ns) {
